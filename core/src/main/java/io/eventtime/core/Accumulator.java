@@ -1,0 +1,240 @@
+package io.eventtime.core;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The running state of one aggregate in one window. Accumulators merge, so that session
+ * windows can be joined and partial results combined across workers. Null inputs are skipped
+ * by every aggregate but count(*), first and last.
+ */
+public abstract sealed class Accumulator
+    permits Accumulator.CountAll, Accumulator.Count, Accumulator.CountDistinct, Accumulator.Sum,
+        Accumulator.Extreme, Accumulator.Avg, Accumulator.ByArrival {
+
+  /** Adds the value of a row that arrived at position {@code arrival}. */
+  public abstract void add(Object value, long arrival);
+
+  /** Folds {@code other}, an accumulator of the same aggregate, into this one. */
+  public abstract void merge(Accumulator other);
+
+  /** The aggregate's value; null where no value was seen (a sum, min, max or avg of no values). */
+  public abstract Object result();
+
+  /** count(*). */
+  public static final class CountAll extends Accumulator {
+    long count;
+
+    @Override
+    public void add(Object value, long arrival) {
+      count++;
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      count += ((CountAll) other).count;
+    }
+
+    @Override
+    public Object result() {
+      return count;
+    }
+  }
+
+  /** count(field): the non-null values. */
+  public static final class Count extends Accumulator {
+    long count;
+
+    @Override
+    public void add(Object value, long arrival) {
+      if (value != null) {
+        count++;
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      count += ((Count) other).count;
+    }
+
+    @Override
+    public Object result() {
+      return count;
+    }
+  }
+
+  /** count(distinct field). */
+  public static final class CountDistinct extends Accumulator {
+    final Set<Object> seen = new HashSet<>();
+
+    @Override
+    public void add(Object value, long arrival) {
+      if (value != null) {
+        seen.add(value);
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      seen.addAll(((CountDistinct) other).seen);
+    }
+
+    @Override
+    public Object result() {
+      return (long) seen.size();
+    }
+
+    public Set<Object> values() {
+      return seen;
+    }
+  }
+
+  /**
+   * sum: exact over whole numbers; a double as soon as one value is a double or the whole
+   * numbers overflow 64 bits.
+   */
+  public static final class Sum extends Accumulator {
+    boolean any;
+    boolean floating;
+    long longSum;
+    double doubleSum;
+
+    @Override
+    public void add(Object value, long arrival) {
+      if (value == null) {
+        return;
+      }
+      any = true;
+      if (value instanceof Long l && !floating) {
+        try {
+          longSum = Math.addExact(longSum, l);
+        } catch (ArithmeticException overflow) {
+          floating = true;
+          doubleSum += l;
+        }
+      } else {
+        floating = true;
+        doubleSum += ((Number) value).doubleValue();
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      Sum o = (Sum) other;
+      any |= o.any;
+      if (o.floating) {
+        floating = true;
+        doubleSum += o.doubleSum;
+      }
+      try {
+        longSum = Math.addExact(longSum, o.longSum);
+      } catch (ArithmeticException overflow) {
+        floating = true;
+        doubleSum += o.longSum;
+      }
+    }
+
+    @Override
+    public Object result() {
+      if (!any) {
+        return null;
+      }
+      return floating ? (Double) (doubleSum + longSum) : (Object) longSum;
+    }
+  }
+
+  /** min or max. */
+  public static final class Extreme extends Accumulator {
+    final boolean max;
+    Object best;
+
+    Extreme(boolean max) {
+      this.max = max;
+    }
+
+    @Override
+    public void add(Object value, long arrival) {
+      if (value == null) {
+        return;
+      }
+      if (best == null) {
+        best = value;
+      } else {
+        int c = Values.compare(value, best);
+        if (max ? c > 0 : c < 0) {
+          best = value;
+        }
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      add(((Extreme) other).best, 0);
+    }
+
+    @Override
+    public Object result() {
+      return best;
+    }
+  }
+
+  /** avg, as a double. */
+  public static final class Avg extends Accumulator {
+    long count;
+    double sum;
+
+    @Override
+    public void add(Object value, long arrival) {
+      if (value != null) {
+        count++;
+        sum += ((Number) value).doubleValue();
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      Avg o = (Avg) other;
+      count += o.count;
+      sum += o.sum;
+    }
+
+    @Override
+    public Object result() {
+      return count == 0 ? null : sum / count;
+    }
+  }
+
+  /** first or last, by arrival position. */
+  public static final class ByArrival extends Accumulator {
+    final boolean last;
+    boolean any;
+    long arrival;
+    Object value;
+
+    ByArrival(boolean last) {
+      this.last = last;
+    }
+
+    @Override
+    public void add(Object v, long at) {
+      if (!any || (last ? at > arrival : at < arrival)) {
+        any = true;
+        arrival = at;
+        value = v;
+      }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+      ByArrival o = (ByArrival) other;
+      if (o.any) {
+        add(o.value, o.arrival);
+      }
+    }
+
+    @Override
+    public Object result() {
+      return value;
+    }
+  }
+}

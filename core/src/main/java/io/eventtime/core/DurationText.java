@@ -1,0 +1,59 @@
+package io.eventtime.core;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a duration as people write it on every surface: {@code 5 MINUTE}, {@code 30 seconds},
+ * {@code 1500ms}, {@code 2h}, or ISO-8601 {@code PT5M}. Units from milliseconds to days,
+ * singular or plural, any case.
+ */
+public final class DurationText {
+  private static final Pattern AMOUNT_UNIT = Pattern.compile("(-?\\d+)\\s*([a-zA-Z]+)");
+
+  private DurationText() {}
+
+  /** The duration in milliseconds. */
+  public static long parseMillis(String text) {
+    String t = text == null ? "" : text.trim();
+    if (t.toUpperCase(Locale.ROOT).startsWith("PT") || t.toUpperCase(Locale.ROOT).startsWith("P")) {
+      try {
+        return Duration.parse(t).toMillis();
+      } catch (DateTimeParseException e) {
+        throw refuse(text);
+      }
+    }
+    Matcher m = AMOUNT_UNIT.matcher(t);
+    if (!m.matches()) {
+      throw refuse(text);
+    }
+    long amount = Long.parseLong(m.group(1));
+    return Math.multiplyExact(amount, unitMillis(m.group(2), text));
+  }
+
+  /** Milliseconds in one of {@code unit}, or an error naming the units there are. */
+  public static long unitMillis(String unit, String whole) {
+    switch (unit.toUpperCase(Locale.ROOT)) {
+      case "MS": case "MILLI": case "MILLIS": case "MILLISECOND": case "MILLISECONDS":
+        return 1L;
+      case "S": case "SEC": case "SECS": case "SECOND": case "SECONDS":
+        return 1_000L;
+      case "M": case "MIN": case "MINS": case "MINUTE": case "MINUTES":
+        return 60_000L;
+      case "H": case "HOUR": case "HOURS":
+        return 3_600_000L;
+      case "D": case "DAY": case "DAYS":
+        return 86_400_000L;
+      default:
+        throw refuse(whole);
+    }
+  }
+
+  private static IllegalArgumentException refuse(String text) {
+    return new IllegalArgumentException("'" + text + "' is not a duration: write an amount and a unit,"
+        + " e.g. 5 MINUTE, 30 SECONDS or 1500 MILLISECONDS (units MILLISECOND, SECOND, MINUTE, HOUR, DAY)");
+  }
+}

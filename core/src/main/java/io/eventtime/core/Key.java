@@ -1,0 +1,72 @@
+package io.eventtime.core;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The values of the group-by fields of a row: windows are kept per key. With no group-by
+ * fields every row has the {@link #GLOBAL} key. Keys order by their values, field after field,
+ * so that windows that close together come out in a stable order.
+ */
+public final class Key implements Comparable<Key> {
+  public static final Key GLOBAL = new Key(new Object[0]);
+
+  private final Object[] values;
+  private final int hash;
+
+  private Key(Object[] values) {
+    this.values = values;
+    this.hash = Arrays.hashCode(values);
+  }
+
+  /** A key of the given values (normalised as {@link Values#normalize} does). */
+  public static Key of(Object... values) {
+    if (values.length == 0) {
+      return GLOBAL;
+    }
+    Object[] copy = new Object[values.length];
+    for (int i = 0; i < values.length; i++) {
+      copy[i] = Values.normalize(values[i]);
+    }
+    return new Key(copy);
+  }
+
+  public int size() {
+    return values.length;
+  }
+
+  public Object get(int i) {
+    return values[i];
+  }
+
+  public List<Object> values() {
+    return Arrays.asList(values.clone());
+  }
+
+  @Override
+  public int compareTo(Key other) {
+    int n = Math.min(values.length, other.values.length);
+    for (int i = 0; i < n; i++) {
+      int c = Values.compare(values[i], other.values[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(values.length, other.values.length);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Key k && hash == k.hash && Arrays.equals(values, k.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return Arrays.toString(values);
+  }
+}

@@ -1,0 +1,55 @@
+package io.eventtime.core;
+
+/**
+ * The latest event time seen, less a fixed delay. Before the first row there is none; it never
+ * moves back, since a row older than the latest one leaves the maximum where it was.
+ */
+public final class Watermark {
+  private final long delayMillis;
+  private boolean seen;
+  private long maxEventTime;
+
+  public Watermark(long delayMillis) {
+    if (delayMillis < 0) {
+      throw new IllegalArgumentException("the watermark delay must not be negative, got " + delayMillis
+          + " ms: give 0 or a positive duration such as 5 MINUTE");
+    }
+    this.delayMillis = delayMillis;
+  }
+
+  /** Starts from a stored maximum event time, or from nothing when {@code maxEventTime} is null. */
+  public Watermark(long delayMillis, Long maxEventTime) {
+    this(delayMillis);
+    if (maxEventTime != null) {
+      observe(maxEventTime);
+    }
+  }
+
+  /** Takes in a row's event time; returns whether the watermark moved forward. */
+  public boolean observe(long eventTime) {
+    if (!seen || eventTime > maxEventTime) {
+      seen = true;
+      maxEventTime = eventTime;
+      return true;
+    }
+    return false;
+  }
+
+  public boolean isSet() {
+    return seen;
+  }
+
+  /** The watermark, or {@link Long#MIN_VALUE} while no row has been seen (it closes nothing). */
+  public long current() {
+    return seen ? maxEventTime - delayMillis : Long.MIN_VALUE;
+  }
+
+  /** The latest event time seen, or null before the first row. */
+  public Long maxEventTime() {
+    return seen ? maxEventTime : null;
+  }
+
+  public long delayMillis() {
+    return delayMillis;
+  }
+}

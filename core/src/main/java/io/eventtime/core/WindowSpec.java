@@ -1,0 +1,149 @@
+package io.eventtime.core;
+
+import java.util.Locale;
+
+/**
+ * The shape of the windows rows are grouped into: tumbling, hopping or session, all in
+ * milliseconds of event time.
+ *
+ * <p>Tumbling and hopping windows are half-open intervals {@code [start, end)} on a grid; a
+ * session window is built from the data of one key. A spec is immutable and checked when it is
+ * made: a size, slide or gap that is not positive, or a slide larger than the size (which would
+ * leave rows in no window at all), is refused with a message that says how to fix it.
+ */
+public sealed interface WindowSpec permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
+
+  /** Fixed windows of {@code sizeMillis}, the grid shifted by {@code offsetMillis}. */
+  static Tumbling tumbling(long sizeMillis) {
+    return new Tumbling(sizeMillis, 0);
+  }
+
+  /** Sliding windows of {@code sizeMillis}, a new one every {@code slideMillis}. */
+  static Hopping hopping(long slideMillis, long sizeMillis) {
+    return new Hopping(slideMillis, sizeMillis, 0);
+  }
+
+  /** Session windows per key that a silence longer than {@code gapMillis} splits. */
+  static Session session(long gapMillis) {
+    return new Session(gapMillis);
+  }
+
+  /** The kind, as the surfaces name it: {@code tumbling}, {@code hopping} or {@code session}. */
+  String kind();
+
+  /**
+   * Whether a window ending at {@code end} is closed once the watermark is {@code watermark}.
+   * Grid windows close when the watermark reaches their end; a session (whose end is its last
+   * event time plus the gap) only when the watermark passes it, since a row exactly one gap
+   * after the last one still belongs to it.
+   */
+  boolean isClosed(long end, long watermark);
+
+  /** Tumbling (fixed) windows {@code [start, start + size)}. */
+  record Tumbling(long sizeMillis, long offsetMillis) implements WindowSpec {
+    public Tumbling {
+      requirePositive(sizeMillis, "tumbling window size", "e.g. 1 MINUTE");
+    }
+
+    public Tumbling withOffset(long offset) {
+      return new Tumbling(sizeMillis, offset);
+    }
+
+    public long startOf(long ts) {
+      long phase = Math.floorMod(offsetMillis, sizeMillis);
+      return Math.floorDiv(ts - phase, sizeMillis) * sizeMillis + phase;
+    }
+
+    @Override
+    public String kind() {
+      return "tumbling";
+    }
+
+    @Override
+    public boolean isClosed(long end, long watermark) {
+      return watermark >= end;
+    }
+  }
+
+  /**
+   * Hopping (sliding) windows {@code [k * slide + offset, k * slide + offset + size)}. A row
+   * lands in every window that covers it: {@code size / slide} of them when the slide divides
+   * the size, otherwise {@code floor} or {@code ceil} of that ratio depending on where it falls.
+   */
+  record Hopping(long slideMillis, long sizeMillis, long offsetMillis) implements WindowSpec {
+    public Hopping {
+      requirePositive(slideMillis, "hopping window slide", "e.g. 30 SECOND");
+      requirePositive(sizeMillis, "hopping window size", "e.g. 1 MINUTE");
+      if (slideMillis > sizeMillis) {
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "the hopping window slide (%d ms) is larger than its size (%d ms), so some rows would fall"
+                + " in no window: make the slide at most the size (for windows that do not overlap,"
+                + " use a tumbling window)", slideMillis, sizeMillis));
+      }
+    }
+
+    public Hopping withOffset(long offset) {
+      return new Hopping(slideMillis, sizeMillis, offset);
+    }
+
+    /** The most windows one row can land in: the size of the buffer {@link #startsOf} fills. */
+    public int maxWindowsPerRow() {
+      return (int) ((sizeMillis + slideMillis - 1) / slideMillis);
+    }
+
+    /**
+     * Writes the starts of the windows that contain {@code ts} into {@code starts}, earliest
+     * first, and returns how many there are.
+     */
+    public int startsOf(long ts, long[] starts) {
+      long phase = Math.floorMod(offsetMillis, slideMillis);
+      long last = Math.floorDiv(ts - phase, slideMillis) * slideMillis + phase;
+      int n = 0;
+      long first = last;
+      while (first - slideMillis > ts - sizeMillis) {
+        first -= slideMillis;
+      }
+      for (long s = first; s <= last; s += slideMillis) {
+        starts[n++] = s;
+      }
+      return n;
+    }
+
+    @Override
+    public String kind() {
+      return "hopping";
+    }
+
+    @Override
+    public boolean isClosed(long end, long watermark) {
+      return watermark >= end;
+    }
+  }
+
+  /**
+   * Session windows: rows of one key whose event times are at most {@code gap} apart share a
+   * session, which starts at its first event time and ends at its last event time plus the gap.
+   */
+  record Session(long gapMillis) implements WindowSpec {
+    public Session {
+      requirePositive(gapMillis, "session gap", "e.g. 5 MINUTE");
+    }
+
+    @Override
+    public String kind() {
+      return "session";
+    }
+
+    @Override
+    public boolean isClosed(long end, long watermark) {
+      return watermark > end;
+    }
+  }
+
+  private static void requirePositive(long millis, String what, String example) {
+    if (millis <= 0) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "the %s must be positive, got %d ms: give a duration greater than zero (%s)", what, millis, example));
+    }
+  }
+}
