@@ -9,6 +9,8 @@ import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.exception.HopTransformException;
 import org.apache.hop.core.logging.LogLevel;
 import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.variables.Variables;
+import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.RowProducer;
 import org.apache.hop.pipeline.engines.local.LocalPipelineEngine;
@@ -23,12 +25,18 @@ import org.apache.hop.pipeline.transform.RowAdapter;
 public final class LocalRun {
   private final PipelineMeta pipelineMeta;
   private final Map<String, String> variables = new LinkedHashMap<>();
+  private final Map<String, String> parameters = new LinkedHashMap<>();
   private String injector;
   private IRowMeta injectedMeta;
   private List<Object[]> injected = List.of();
 
   public LocalRun(PipelineMeta pipelineMeta) {
     this.pipelineMeta = pipelineMeta;
+  }
+
+  /** A run of the pipeline stored in an .hpl file. */
+  public static LocalRun of(java.nio.file.Path hpl) throws HopException {
+    return new LocalRun(new PipelineMeta(hpl.toAbsolutePath().toString(), new MemoryMetadataProvider(), new Variables()));
   }
 
   public LocalRun inject(String injectorName, IRowMeta rowMeta, List<Object[]> rows) {
@@ -40,6 +48,12 @@ public final class LocalRun {
 
   public LocalRun variable(String name, String value) {
     variables.put(name, value);
+    return this;
+  }
+
+  /** A value for one of the pipeline's declared parameters. */
+  public LocalRun parameter(String name, String value) {
+    parameters.put(name, value);
     return this;
   }
 
@@ -61,9 +75,17 @@ public final class LocalRun {
 
   /** Runs to the end and returns the rows the named transforms read. */
   public Result run(String... watched) throws HopException {
-    LocalPipelineEngine pipeline = new LocalPipelineEngine(pipelineMeta);
+    LocalPipelineEngine pipeline = new LocalPipelineEngine(pipelineMeta, new Variables(), null);
     pipeline.setLogLevel(LogLevel.MINIMAL);
+    pipeline.setMetadataProvider(new MemoryMetadataProvider());
+    // as Hop's engine factory does: Internal.Entry.Current.Folder and the other file variables
+    pipelineMeta.setInternalHopVariables(pipeline);
     variables.forEach(pipeline::setVariable);
+    pipeline.copyParametersFromDefinitions(pipelineMeta);
+    for (Map.Entry<String, String> p : parameters.entrySet()) {
+      pipeline.setParameterValue(p.getKey(), p.getValue());
+    }
+    pipeline.activateParameters(pipeline);
     pipeline.prepareExecution();
     Map<String, List<Object[]>> read = new LinkedHashMap<>();
     Map<String, IRowMeta> layouts = new LinkedHashMap<>();
