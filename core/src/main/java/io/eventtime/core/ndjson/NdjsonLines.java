@@ -47,6 +47,8 @@ public final class NdjsonLines {
         throw new MalformedLineException("there is more after the JSON object (" + describe(extra) + ")");
       }
       return fields;
+    } catch (MalformedLineException e) {
+      throw e;
     } catch (JsonProcessingException e) {
       throw new MalformedLineException("malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
