@@ -76,8 +76,6 @@ public final class EventFileReader implements Closeable {
     CsvSchema schema = CsvSchema.emptySchema().withColumnSeparator(settings.delimiter);
     csv = CSV.getFactory().createParser(reader);
     csv.setSchema(schema);
-    csv.enable(CsvParser.Feature.WRAP_AS_ARRAY);
-    csv.enable(CsvParser.Feature.SKIP_EMPTY_LINES);
     int fields = settings.fieldNames.size();
     columnOfField = new int[fields];
     if (!settings.header) {
@@ -140,21 +138,27 @@ public final class EventFileReader implements Closeable {
     return new Record(currentFile, number, row, null, null);
   }
 
-  /** The values of the next CSV record, or null at the end of the file. */
+  /** The values of the next CSV record, or null at the end of the file; blank lines are skipped. */
   private List<String> csvRecord() throws IOException {
-    JsonToken t = csv.nextToken();
-    if (t == null) {
-      return null;
+    while (true) {
+      JsonToken t = csv.nextToken();
+      if (t == null) {
+        return null;
+      }
+      // Jackson counts the lines of a CSV file from 0
+      long line = csv.currentTokenLocation().getLineNr() + 1;
+      if (t != JsonToken.START_ARRAY) {
+        throw new IOException(currentFile + " line " + line + ": not a CSV record");
+      }
+      List<String> values = new ArrayList<>();
+      while ((t = csv.nextToken()) != JsonToken.END_ARRAY && t != null) {
+        values.add(csv.getText());
+      }
+      if (values.size() > 1 || (values.size() == 1 && !values.get(0).isEmpty())) {
+        lastLine = line;
+        return values;
+      }
     }
-    if (t != JsonToken.START_ARRAY) {
-      throw new IOException(currentFile + " line " + csv.currentTokenLocation().getLineNr() + ": not a CSV record");
-    }
-    lastLine = csv.currentTokenLocation().getLineNr();
-    List<String> values = new ArrayList<>();
-    while ((t = csv.nextToken()) != JsonToken.END_ARRAY && t != null) {
-      values.add(csv.getText());
-    }
-    return values;
   }
 
   private Object[] newRow(long lineNumber) {
