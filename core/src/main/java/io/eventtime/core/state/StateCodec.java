@@ -1,6 +1,7 @@
 package io.eventtime.core.state;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -150,13 +151,25 @@ public final class StateCodec {
     try {
       return MAPPER.readTree(bytes);
     } catch (JsonProcessingException e) {
-      String at = e.getLocation() == null ? ""
-          : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-      throw new StateException("the state file " + source + " is truncated or corrupt: it is not complete JSON ("
-          + e.getOriginalMessage() + at + "): " + RESTORE, e);
+      if (e instanceof JsonEOFException || atEnd(e, bytes.length)) {
+        throw new StateException("the state file " + source + " is truncated or corrupt: it ends before the"
+            + " document does (" + place(e) + "): " + RESTORE, e);
+      }
+      throw new StateException("the state file " + source + " is truncated or corrupt: it is not JSON ("
+          + e.getOriginalMessage() + ", " + place(e) + "): " + RESTORE, e);
     } catch (IOException e) {
       throw new StateException("the state file " + source + " cannot be read: " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the parser stopped at the end of the input: the document was cut short. */
+  private static boolean atEnd(JsonProcessingException e, int length) {
+    return e.getLocation() != null && e.getLocation().getByteOffset() >= length;
+  }
+
+  private static String place(JsonProcessingException e) {
+    return e.getLocation() == null ? "at an unknown place"
+        : "at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
   }
 
   private static final String RESTORE = "nothing was read from it; restore it from a backup, or remove it to"
