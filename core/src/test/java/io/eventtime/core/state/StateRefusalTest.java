@@ -60,10 +60,6 @@ class StateRefusalTest {
     written = Files.readAllBytes(file);
   }
 
-  private static WindowQuery withSpec(WindowSpec spec) {
-    return new WindowQuery(spec, STORED.keyFields(), STORED.aggregates(), STORED.delayMillis(), STORED.latePolicy());
-  }
-
   private void refused(WindowQuery run, String timeField, String message) {
     assertThatThrownBy(() -> StateStore.open(dir, run, timeField))
         .isInstanceOf(StateException.class)
@@ -76,13 +72,13 @@ class StateRefusalTest {
 
   @Test
   void eachPartOfTheQueryThatDiffersIsNamed() throws IOException {
-    refused(withSpec(WindowSpec.tumbling(5 * MIN)), "event_time", stateIn()
+    refused(STORED.withSpec(WindowSpec.tumbling(5 * MIN)), "event_time", stateIn()
         + "tumbling 10 MINUTE windows, this run asks for tumbling 5 MINUTE windows" + GO_ON);
-    refused(withSpec(WindowSpec.tumbling(10 * MIN).withOffset(2 * MIN)), "event_time", stateIn()
+    refused(STORED.withSpec(WindowSpec.tumbling(10 * MIN).withOffset(2 * MIN)), "event_time", stateIn()
         + "tumbling 10 MINUTE windows, this run asks for tumbling 10 MINUTE windows offset by 2 MINUTE" + GO_ON);
-    refused(withSpec(WindowSpec.hopping(5 * MIN, 10 * MIN)), "event_time", stateIn()
+    refused(STORED.withSpec(WindowSpec.hopping(5 * MIN, 10 * MIN)), "event_time", stateIn()
         + "tumbling 10 MINUTE windows, this run asks for hopping 10 MINUTE windows every 5 MINUTE" + GO_ON);
-    refused(withSpec(WindowSpec.session(10 * MIN)), "event_time", stateIn()
+    refused(STORED.withSpec(WindowSpec.session(10 * MIN)), "event_time", stateIn()
         + "tumbling 10 MINUTE windows, this run asks for session windows with a 10 MINUTE gap" + GO_ON);
     refused(STORED.withKeys("merchant", "country"), "event_time", stateIn()
         + "windows keyed by merchant, this run asks for windows keyed by merchant, country" + GO_ON);
@@ -120,16 +116,16 @@ class StateRefusalTest {
 
   @Test
   void theSlideAndTheGapAreComparedToo() {
-    WindowQuery hopping = withSpec(WindowSpec.hopping(5 * MIN, 10 * MIN));
-    WindowQuery session = withSpec(WindowSpec.session(10 * MIN));
+    WindowQuery hopping = STORED.withSpec(WindowSpec.hopping(5 * MIN, 10 * MIN));
+    WindowQuery session = STORED.withSpec(WindowSpec.session(10 * MIN));
     try (StateStore h = StateStore.open(dir.resolve("h"), hopping); StateStore s = StateStore.open(dir.resolve("s"), session)) {
       h.commit(OpenState.empty());
       s.commit(OpenState.empty());
     }
-    assertThatThrownBy(() -> StateStore.open(dir.resolve("h"), withSpec(WindowSpec.hopping(2 * MIN, 10 * MIN))))
+    assertThatThrownBy(() -> StateStore.open(dir.resolve("h"), STORED.withSpec(WindowSpec.hopping(2 * MIN, 10 * MIN))))
         .hasMessage("the state in " + dir.resolve("h/state.json") + " was written for hopping 10 MINUTE windows every"
             + " 5 MINUTE, this run asks for hopping 10 MINUTE windows every 2 MINUTE" + GO_ON);
-    assertThatThrownBy(() -> StateStore.open(dir.resolve("s"), withSpec(WindowSpec.session(30_000))))
+    assertThatThrownBy(() -> StateStore.open(dir.resolve("s"), STORED.withSpec(WindowSpec.session(30_000))))
         .hasMessage("the state in " + dir.resolve("s/state.json") + " was written for session windows with a"
             + " 10 MINUTE gap, this run asks for session windows with a 30 SECOND gap" + GO_ON);
   }

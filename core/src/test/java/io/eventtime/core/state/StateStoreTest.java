@@ -10,7 +10,6 @@ import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowProcessor;
-import io.eventtime.core.WindowQuery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
