@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -11,6 +12,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.util.Date;
@@ -24,7 +26,7 @@ import java.util.Objects;
  * given pattern. Times without a zone are read in the parser's zone (UTC unless set).
  * A value it cannot read raises {@link EventTimeException} saying why.
  */
-public final class EventTimeParser {
+public final class EventTimeParser implements Serializable {
 
   /** The unit of event times given as whole numbers. */
   public enum EpochUnit {
@@ -61,26 +63,34 @@ public final class EventTimeParser {
       .appendOffset("+HHMM", "Z")
       .optionalEnd()
       .optionalEnd()
-      .toFormatter(Locale.ROOT);
+      .toFormatter(Locale.ROOT)
+      .withResolverStyle(ResolverStyle.STRICT); // a day that does not exist (02-30) is an error, not the month's end
 
   private final ZoneId zone;
   private final EpochUnit epochUnit;
   private final String pattern;
-  private final DateTimeFormatter formatter;
+  private transient DateTimeFormatter formatter;
 
   private EventTimeParser(ZoneId zone, EpochUnit epochUnit, String pattern) {
     this.zone = Objects.requireNonNull(zone, "zone");
     this.epochUnit = Objects.requireNonNull(epochUnit, "epochUnit");
-    this.pattern = pattern;
-    if (pattern == null || pattern.isBlank()) {
-      this.formatter = ISO;
-    } else {
-      try {
-        this.formatter = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("the time pattern '" + pattern + "' is not valid (" + e.getMessage()
-            + "): write it as java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss");
-      }
+    this.pattern = pattern == null || pattern.isBlank() ? null : pattern;
+    this.formatter = formatterFor(this.pattern);
+  }
+
+  private static DateTimeFormatter formatterFor(String pattern) {
+    if (pattern == null) {
+      return ISO;
+    }
+    try {
+      // strict, so that 30/02 is refused rather than moved to 28/02; strict needs an era for yyyy
+      return new DateTimeFormatterBuilder().appendPattern(pattern)
+          .parseDefaulting(ChronoField.ERA, 1)
+          .toFormatter(Locale.ROOT)
+          .withResolverStyle(ResolverStyle.STRICT);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the time pattern '" + pattern + "' is not valid (" + e.getMessage()
+          + "): write it as java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss");
     }
   }
 
@@ -161,9 +171,17 @@ public final class EventTimeParser {
     if (s.isEmpty()) {
       throw new EventTimeException("the time is an empty string");
     }
+    if (formatter == null) {
+      formatter = formatterFor(pattern); // not serialized: rebuilt after the parser travels to a worker
+    }
     try {
       TemporalAccessor t = formatter.parse(s);
       if (!t.isSupported(ChronoField.HOUR_OF_DAY)) {
+        if (t.isSupported(ChronoField.HOUR_OF_AMPM) || t.isSupported(ChronoField.MINUTE_OF_HOUR)) {
+          // a 12-hour clock without AM/PM: reading it as the date's midnight would lose the time silently
+          throw new EventTimeException("'" + abbreviate(s) + "' has a time of day but no hour of day: in the pattern "
+              + pattern + " write HH for hours 0-23, or add a (AM/PM) after hh");
+        }
         return LocalDate.from(t).atStartOfDay(zone).toInstant().toEpochMilli();
       }
       if (t.isSupported(ChronoField.OFFSET_SECONDS)) {
