@@ -144,7 +144,7 @@ public final class LocalRun {
   /** Starts the pipeline; the test feeds the Injector through the handle. */
   public Started start(String... watched) throws HopException {
     LocalPipelineEngine pipeline = new LocalPipelineEngine(pipelineMeta, new Variables(), null);
-    pipeline.setLogLevel(LogLevel.MINIMAL);
+    pipeline.setLogLevel(LogLevel.lookupCode(System.getProperty("hop.test.log", "Minimal")));
     pipeline.setMetadataProvider(new MemoryMetadataProvider());
     // as Hop's engine factory does: Internal.Entry.Current.Folder and the other file variables
     pipelineMeta.setInternalHopVariables(pipeline);

@@ -70,6 +70,7 @@ class SettingsRoundTripTest {
     w.setLateReasonField("why");
     w.setIdleTimeout("30 SECONDS");
     w.setLateTargetTransform("late");
+    w.setStateFolder("${STATE}/window");
 
     EventFileOutputMeta out = new EventFileOutputMeta();
     out.setDefault();
@@ -111,9 +112,9 @@ class SettingsRoundTripTest {
     assertThat(List.of(w2.getTimeField(), w2.getTimeFormat(), w2.getEpochUnit(), w2.getTimeZone(), w2.getWindowKind(),
         w2.getWindowSize(), w2.getWindowSlide(), w2.getSessionGap(), w2.getWindowOffset(), w2.getWindowStartField(),
         w2.getWindowEndField(), w2.getWatermarkDelay(), w2.getLatePolicy(), w2.getLateReasonField(),
-        w2.getIdleTimeout(), w2.getLateTargetTransform())).containsExactly("event_time", "yyyy-MM-dd HH:mm:ss",
+        w2.getIdleTimeout(), w2.getLateTargetTransform(), w2.getStateFolder())).containsExactly("event_time", "yyyy-MM-dd HH:mm:ss",
         "seconds", "Europe/Paris", "hopping", "${SIZE}", "30 SECONDS", "7 MINUTES", "5 SECONDS", "from", "to",
-        "2 MINUTES", "event", "why", "30 SECONDS", "late");
+        "2 MINUTES", "event", "why", "30 SECONDS", "late", "${STATE}/window");
     assertThat(w2.getGroupFields()).extracting(GroupField::getName).containsExactly("user", "file");
     assertThat(w2.getAggregates()).extracting(WindowAggregate::getField, WindowAggregate::getAggregate,
         WindowAggregate::getOutputName).containsExactly(org.assertj.core.groups.Tuple.tuple(null, "count", "n"),
