@@ -52,6 +52,15 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
   /** Adds the settings below {@code above}, above the buttons; returns nothing, it lays out itself. */
   protected abstract void addSettings(Composite container, Control above, Control buttons);
 
+  /** The smallest size the dialog opens at, so that its tables show a few rows. */
+  protected int minimumWidth() {
+    return 520;
+  }
+
+  protected int minimumHeight() {
+    return 320;
+  }
+
   /** Copies the settings of the transform into the widgets. */
   protected abstract void getData();
 
@@ -100,6 +109,7 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
     wCancel.addListener(SWT.Selection, e -> cancel());
 
     addSettings(shell, wTransformName, wOk);
+    shell.setMinimumSize(minimumWidth(), minimumHeight());
 
     getData();
     wTransformName.selectAll();

@@ -106,7 +106,7 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     saveInto(current);
     try {
       List<InputField> guessed = FieldGuesser.guess(current, variables, GUESS_LINES);
-      wFields.clearAll(false);
+      wFields.table.removeAll();
       for (InputField f : guessed) {
         wFields.add(f.getName(), f.getType(), "");
       }
@@ -116,6 +116,16 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     } catch (HopException e) {
       new ErrorDialog(shell, message("GetFields.Error.Title"), message("GetFields.Error.Message"), e);
     }
+  }
+
+  @Override
+  protected int minimumWidth() {
+    return 760;
+  }
+
+  @Override
+  protected int minimumHeight() {
+    return 760;
   }
 
   @Override

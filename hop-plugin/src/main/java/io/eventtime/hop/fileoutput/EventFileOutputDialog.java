@@ -63,7 +63,7 @@ public class EventFileOutputDialog extends EventTransformDialog implements ITran
     getData.bottom = new FormAttachment(buttons, -margin * 2);
     wGetFields.setLayoutData(getData);
     wGetFields.addListener(SWT.Selection, e -> {
-      wFields.clearAll(false);
+      wFields.table.removeAll();
       for (String field : previousFields()) {
         wFields.add(field);
       }
@@ -80,6 +80,16 @@ public class EventFileOutputDialog extends EventTransformDialog implements ITran
     boolean csv = !"ndjson".equalsIgnoreCase(wFormat.getText().trim());
     wDelimiter.setEnabled(csv);
     wHeader.setEnabled(csv);
+  }
+
+  @Override
+  protected int minimumWidth() {
+    return 620;
+  }
+
+  @Override
+  protected int minimumHeight() {
+    return 620;
   }
 
   @Override

@@ -133,6 +133,16 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
   }
 
   @Override
+  protected int minimumWidth() {
+    return 660;
+  }
+
+  @Override
+  protected int minimumHeight() {
+    return 560;
+  }
+
+  @Override
   protected void getData() {
     wTimeField.setText(show(input.getTimeField()));
     wTimeFormat.setText(show(input.getTimeFormat()));
