@@ -38,7 +38,7 @@ import org.apache.hop.pipeline.transform.stream.StreamIcon;
 public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
-  @HopMetadataProperty(key = "time_field", injectionKeyDescription = "EventTimeWindow.Injection.TimeField")
+  @HopMetadataProperty(key = "time_field")
   private String timeField;
 
   /** A DateTimeFormatter pattern for String times; blank reads ISO-8601. */
