@@ -115,6 +115,10 @@ public final class WindowSettings {
       }
       keyFields.add(name);
       keyIndexes[i] = Settings.fieldIndex("Group by", name, input, problems);
+      if (keyIndexes[i] >= 0 && HopValues.valueType(input.getValueMeta(keyIndexes[i])) == null) {
+        problems.add("Group by: the field '" + name + "' is of type " + input.getValueMeta(keyIndexes[i]).getTypeDesc()
+            + ", which cannot be a key: group by a number, string, boolean, date or timestamp field");
+      }
       output.addValueMeta(keyIndexes[i] >= 0 ? normalCopy(input.getValueMeta(keyIndexes[i]), name) : new ValueMetaString(name));
       outputNames.add(name);
     }

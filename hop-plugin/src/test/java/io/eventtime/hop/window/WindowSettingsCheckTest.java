@@ -120,6 +120,22 @@ class WindowSettingsCheckTest {
   }
 
   @Test
+  void aKeyOrAggregateOfATypeThatCannotBeGroupedIsReported() {
+    EventTimeWindowMeta m = valid();
+    IRowMeta input = input();
+    input.addValueMeta(new org.apache.hop.core.row.value.ValueMetaBinary("blob"));
+    m.setGroupFields(List.of(new GroupField("blob")));
+    m.setAggregates(List.of(new WindowAggregate("blob", "max", "biggest")));
+    List<String> problems = new ArrayList<>();
+    m.resolve(new Variables(), input, problems);
+    assertThat(problems).containsExactly(
+        "Group by: the field 'blob' is of type Binary, which cannot be a key: group by a number, string, boolean,"
+            + " date or timestamp field",
+        "Aggregate 1 (max(blob) AS biggest): the field 'blob' is of type Binary, which cannot be aggregated: use a"
+            + " number, string, boolean, date or timestamp field");
+  }
+
+  @Test
   void aLateTargetWithoutAHopIsReported() {
     EventTimeWindowMeta m = valid();
     m.setLateTargetTransform("late rows");
