@@ -1,0 +1,71 @@
+package io.eventtime.cli.local;
+
+import io.eventtime.cli.RunSettings;
+import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.plan.RowConverter;
+import io.eventtime.cli.source.LineSource;
+import io.eventtime.core.Key;
+import io.eventtime.core.Stats;
+import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.ndjson.FieldReader;
+import io.eventtime.core.ndjson.MalformedLineException;
+
+/**
+ * The {@code local} runner: one pass over the lines in arrival order through the core's
+ * {@link WindowProcessor}, which holds only the open windows and hands each window over as soon
+ * as the watermark closes it, so results stream out while the file is read. Only the fields
+ * the query uses are parsed from each line.
+ */
+public final class LocalRunner {
+  private static final long FLUSH_NANOS = 200_000_000L;
+
+  private LocalRunner() {}
+
+  public static Stats run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out) {
+    WindowProcessor processor = new WindowProcessor(
+        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write);
+    FieldReader reader = new FieldReader(plan.inputNames());
+    RowConverter converter = new RowConverter(plan);
+    Object[] row = new Object[plan.inputs().size()];
+    Object[] inputs = new Object[plan.aggregates().size()];
+    long lastFlush = System.nanoTime();
+    long n = 0;
+    while (lines.next()) {
+      byte[] buf = lines.buffer();
+      int off = lines.offset();
+      int len = lines.length();
+      try {
+        reader.read(buf, off, len, row);
+      } catch (MalformedLineException e) {
+        processor.reject();
+        settings.rejected(lines.source(), lines.lineNumber(), null, e.getMessage(), buf, off, len, false);
+        continue;
+      }
+      RowConverter.Rejection rejection = converter.convert(row);
+      if (rejection != null) {
+        processor.reject();
+        settings.rejected(lines.source(), lines.lineNumber(), rejection.field(), rejection.reason(), buf, off, len, true);
+        continue;
+      }
+      if (plan.where() != null && !plan.where().accepts(row)) {
+        continue;
+      }
+      long ts = converter.eventTime();
+      Key key = converter.key(row);
+      converter.aggregateInputs(row, inputs);
+      if (!processor.process(key, ts, inputs)) {
+        settings.late(lines.source(), lines.lineNumber(), ts, processor.lateReason(ts), buf, off, len);
+      }
+      if ((++n & 4095) == 0) {
+        long now = System.nanoTime();
+        if (now - lastFlush > FLUSH_NANOS) {
+          out.flush();
+          lastFlush = now;
+        }
+      }
+    }
+    processor.finish();
+    return processor.stats();
+  }
+}

@@ -1,0 +1,79 @@
+package io.eventtime.core.ndjson;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads only the wanted fields of one NDJSON line, straight from its UTF-8 bytes, with Jackson's
+ * streaming parser: the other fields are skipped without building values for them. Values come
+ * in the types {@link NdjsonLines#parse} gives; a wanted field the line lacks is
+ * {@link #MISSING}. The whole line is still checked: a line that is not exactly one JSON object
+ * raises {@link MalformedLineException}, as with {@link NdjsonLines#parse}.
+ *
+ * <pre>{@code
+ * FieldReader reader = new FieldReader(List.of("merchant", "event_time"));
+ * Object[] values = new Object[2];
+ * reader.read(lineBytes, 0, lineBytes.length, values);
+ * }</pre>
+ *
+ * <p>Not thread-safe: one reader per stream.
+ */
+public final class FieldReader {
+  /** The value of a wanted field that the line does not have (a JSON null is {@code null}). */
+  public static final Object MISSING = new Object() {
+    @Override
+    public String toString() {
+      return "MISSING";
+    }
+  };
+
+  private final Map<String, Integer> slots = new HashMap<>();
+  private final int width;
+
+  public FieldReader(List<String> fields) {
+    this.width = fields.size();
+    for (int i = 0; i < fields.size(); i++) {
+      slots.putIfAbsent(fields.get(i), i);
+    }
+  }
+
+  /** Fills {@code out[i]} with the value of the i-th wanted field of the line at {@code buf[off, off+len)}. */
+  public void read(byte[] buf, int off, int len, Object[] out) throws MalformedLineException {
+    for (int i = 0; i < width; i++) {
+      out[i] = MISSING;
+    }
+    try (JsonParser p = NdjsonLines.FACTORY.createParser(buf, off, len)) {
+      JsonToken t = p.nextToken();
+      if (t != JsonToken.START_OBJECT) {
+        throw new MalformedLineException("the line is not a JSON object (it starts with " + NdjsonLines.describe(t) + ")");
+      }
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        Integer slot = slots.get(p.currentName());
+        JsonToken value = p.nextToken();
+        if (slot == null) {
+          p.skipChildren();
+        } else {
+          out[slot] = NdjsonLines.readValue(p, value);
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        throw new MalformedLineException("the JSON object is not closed");
+      }
+      JsonToken extra = p.nextToken();
+      if (extra != null) {
+        throw new MalformedLineException("there is more after the JSON object (" + NdjsonLines.describe(extra) + ")");
+      }
+    } catch (JsonProcessingException e) {
+      throw new MalformedLineException("malformed JSON: " + e.getOriginalMessage());
+    } catch (MalformedLineException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new MalformedLineException("unreadable: " + e.getMessage());
+    }
+  }
+}
