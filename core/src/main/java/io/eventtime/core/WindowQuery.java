@@ -28,6 +28,10 @@ public record WindowQuery(WindowSpec spec, List<String> keyFields, List<Aggregat
     return new WindowQuery(spec, List.of(), List.of(), 0, LatePolicy.WINDOW);
   }
 
+  public WindowQuery withSpec(WindowSpec s) {
+    return new WindowQuery(s, keyFields, aggregates, delayMillis, latePolicy);
+  }
+
   public WindowQuery withKeys(String... fields) {
     return new WindowQuery(spec, List.of(fields), aggregates, delayMillis, latePolicy);
   }
