@@ -118,7 +118,8 @@ public final class SqlPlanner {
       throw notSupported("UNION, INTERSECT and EXCEPT are");
     }
     if (!(statement instanceof PlainSelect select)) {
-      throw notSupported(statement instanceof Select ? "this form of SELECT is" : "only SELECT queries are supported; this statement is");
+      throw notSupported(statement instanceof Select ? "this form of SELECT is"
+          : statement.getClass().getSimpleName().toUpperCase(Locale.ROOT) + " statements are");
     }
     refuseClauses(select);
     Map<Function, WindowCall> calls = new IdentityHashMap<>();
@@ -493,10 +494,19 @@ public final class SqlPlanner {
           kind = AggregateKind.COUNT_DISTINCT;
         }
         field = inputColumn(c);
-        ValueType type = inputs.get(input(field)).type();
+        int slot = input(field);
+        ValueType type = inputs.get(slot).type();
         if ((kind == AggregateKind.SUM || kind == AggregateKind.AVG) && type != null && !type.isNumeric()) {
-          throw new CliException(ErrorCode.TYPE_MISMATCH, name + " takes a numeric column (BIGINT or DOUBLE), not "
-              + field + " (" + SqlTypes.name(type) + "): use count, min or max for it, or " + name + " a numeric column");
+          // a column whose numbers are mixed with a few strings is summed as numbers; the rows whose
+          // value is not a number are rejected, one by one
+          ValueType numeric = schema.observed(field).contains(ValueType.DOUBLE) ? ValueType.DOUBLE
+              : schema.observed(field).contains(ValueType.INT64) ? ValueType.INT64 : null;
+          if (numeric == null) {
+            throw new CliException(ErrorCode.TYPE_MISMATCH, name + " takes a numeric column (BIGINT or DOUBLE), not "
+                + field + " (" + SqlTypes.name(type) + "): use count, min or max for it, or " + name
+                + " a numeric column");
+          }
+          inputs.set(slot, new InputColumn(field, numeric));
         }
       }
       String label = kind == AggregateKind.COUNT_ALL ? "count(*)"
