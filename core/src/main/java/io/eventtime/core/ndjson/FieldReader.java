@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +65,17 @@ public final class FieldReader {
       if (t != JsonToken.END_OBJECT) {
         throw new MalformedLineException("the JSON object is not closed");
       }
-      JsonToken extra = p.nextToken();
+      long objectEnd = p.currentTokenLocation().getByteOffset() + 1;
+      String extra;
+      try {
+        JsonToken after = p.nextToken();
+        extra = after == null ? null : NdjsonLines.describe(after);
+      } catch (JsonProcessingException e) {
+        int from = (int) Math.min(len, Math.max(0, objectEnd));
+        extra = "'" + new String(buf, off + from, len - from, StandardCharsets.UTF_8).trim() + "'";
+      }
       if (extra != null) {
-        throw new MalformedLineException("there is more after the JSON object (" + NdjsonLines.describe(extra) + ")");
+        throw new MalformedLineException("there is more after the JSON object (" + extra + ")");
       }
     } catch (JsonProcessingException e) {
       throw new MalformedLineException("malformed JSON: " + e.getOriginalMessage());
