@@ -61,8 +61,8 @@ class InputsTest {
     assertThat(err.get(0)).startsWith("eventtime: rejected line 2 of " + source + ": malformed JSON: Unexpected end-of-input");
     assertThat(err.get(1)).isEqualTo("eventtime: rejected line 4 of " + source
         + ": the line is not a JSON object (it starts with '[')");
-    assertThat(err.get(2)).startsWith("eventtime: rejected line 5 of " + source + ": malformed JSON: Unrecognized token"
-        + " 'trailing'");
+    assertThat(err.get(2)).isEqualTo("eventtime: rejected line 5 of " + source + ": there is more after the JSON object"
+        + " ('trailing')");
     assertThat(Files.readAllLines(rejected)).hasSize(3).allSatisfy(l -> assertThat(l).contains("\"text\":"))
         .first().asString().startsWith("{\"source\":\"" + source + "\",\"line\":2,\"reason\":\"malformed JSON");
   }

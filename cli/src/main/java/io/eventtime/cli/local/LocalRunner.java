@@ -2,14 +2,13 @@ package io.eventtime.cli.local;
 
 import io.eventtime.cli.RunSettings;
 import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.plan.RowConverter;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.core.Key;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
-import io.eventtime.core.ndjson.FieldReader;
-import io.eventtime.core.ndjson.MalformedLineException;
 
 /**
  * The {@code local} runner: one pass over the lines in arrival order through the core's
@@ -25,9 +24,8 @@ public final class LocalRunner {
   public static Stats run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out) {
     WindowProcessor processor = new WindowProcessor(
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write);
-    FieldReader reader = new FieldReader(plan.inputNames());
-    RowConverter converter = new RowConverter(plan);
-    Object[] row = new Object[plan.inputs().size()];
+    PlanRows rows = new PlanRows(plan);
+    RowConverter converter = rows.converter();
     Object[] inputs = new Object[plan.aggregates().size()];
     long lastFlush = System.nanoTime();
     long n = 0;
@@ -35,23 +33,19 @@ public final class LocalRunner {
       byte[] buf = lines.buffer();
       int off = lines.offset();
       int len = lines.length();
-      try {
-        reader.read(buf, off, len, row);
-      } catch (MalformedLineException e) {
-        processor.reject();
-        settings.rejected(lines.source(), lines.lineNumber(), null, e.getMessage(), buf, off, len, false);
-        continue;
+      switch (rows.read(buf, off, len)) {
+        case REJECTED:
+          processor.reject();
+          settings.rejected(lines.source(), lines.lineNumber(), rows.rejectedField(), rows.rejectedReason(), buf, off,
+              len, rows.rejectedJson());
+          continue;
+        case FILTERED:
+          continue;
+        default:
+          break;
       }
-      RowConverter.Rejection rejection = converter.convert(row);
-      if (rejection != null) {
-        processor.reject();
-        settings.rejected(lines.source(), lines.lineNumber(), rejection.field(), rejection.reason(), buf, off, len, true);
-        continue;
-      }
-      if (plan.where() != null && !plan.where().accepts(row)) {
-        continue;
-      }
-      long ts = converter.eventTime();
+      Object[] row = rows.row();
+      long ts = rows.eventTime();
       Key key = converter.key(row);
       converter.aggregateInputs(row, inputs);
       if (!processor.process(key, ts, inputs)) {
