@@ -103,8 +103,9 @@ public final class EventtimeCommand implements Callable<Integer> {
   String state;
 
   @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
-      description = "Where the query runs. local: an embedded single-pass engine (only local in this build). "
-          + "Default: ${DEFAULT-VALUE}. Example: --runner local")
+      description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
+          + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
+          + "Beam pipeline on that runner, printing the same rows. Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
@@ -161,10 +162,6 @@ public final class EventtimeCommand implements Callable<Integer> {
       throw new CliException(ErrorCode.NOT_SUPPORTED, "--state is not available yet: carrying windows between runs"
           + " comes with the state store; run without --state (every open window is emitted at the end of the run)");
     }
-    if (!chosenRunner.equals("local")) {
-      throw new CliException(ErrorCode.NOT_SUPPORTED, "--runner " + chosenRunner + " is not available in this build"
-          + " yet: the Beam runners come with the Beam transforms; use --runner local");
-    }
     List<SourceFile> files = new ArrayList<>();
     for (String uri : from) {
       files.add(SourceFile.parse(uri.trim()));
@@ -185,7 +182,8 @@ public final class EventtimeCommand implements Callable<Integer> {
       RunSettings settings = new RunSettings(delay, policy, late, rejected, err);
       ResultWriter writer = new ResultWriter(out, plan);
       try {
-        Stats stats = LocalRunner.run(plan, settings, lines, writer);
+        Stats stats = chosenRunner.equals("local") ? LocalRunner.run(plan, settings, lines, writer)
+            : beam(plan, settings, files, chosenRunner, writer);
         settings.close();
         settings.summarizeRejections();
         writer.writeStats(stats);
@@ -195,6 +193,19 @@ public final class EventtimeCommand implements Callable<Integer> {
       return 0;
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot close the sources: " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */
+  private Stats beam(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runnerName,
+      ResultWriter writer) {
+    String master = runnerName.equals("flink") ? flinkMaster : runnerName.equals("spark") ? sparkMaster : null;
+    try {
+      return io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer);
+    } catch (NoClassDefFoundError e) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
+          + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime or bin/eventtime,"
+          + " which put each runner's classpath in place");
     }
   }
 

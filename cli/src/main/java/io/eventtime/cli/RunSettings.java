@@ -35,6 +35,11 @@ public final class RunSettings {
     return latePolicy;
   }
 
+  /** Whether late rows are kept, so a runner must carry each row's text to where lateness is decided. */
+  public boolean keepsLateRows() {
+    return lateLog != null;
+  }
+
   public void late(String source, long line, long eventTime, String reason, byte[] buf, int off, int len) {
     if (lateLog != null) {
       lateLog.late(source, line, eventTime, reason, buf, off, len);
