@@ -12,9 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Runs the command in-process and keeps what it printed. */
-record Cli(int status, List<String> out, String err) {
+public record Cli(int status, List<String> out, String err) {
 
-  static Cli run(String... args) {
+  public static Cli run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = Main.run(args, out, new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -35,7 +35,7 @@ record Cli(int status, List<String> out, String err) {
     return out.get(out.size() - 1);
   }
 
-  static Path write(Path dir, String name, String... lines) {
+  public static Path write(Path dir, String name, String... lines) {
     try {
       Path f = dir.resolve(name);
       Files.writeString(f, lines.length == 0 ? "" : String.join("\n", lines) + "\n");
