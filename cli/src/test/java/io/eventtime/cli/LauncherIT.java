@@ -64,6 +64,15 @@ class LauncherIT {
     assertThat(run.status()).isEqualTo(2);
   }
 
+  /** The launcher puts Beam and the Direct runner on the classpath for --runner direct only. */
+  @Test
+  void directRunnerThroughTheLauncher() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime("--runner", "direct", "--from", "file://events.ndjson", SeedPage.SESSION.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.SESSION.lines());
+    assertThat(run.err()).isEmpty();
+  }
+
   @Test
   void help() throws Exception {
     Run run = eventtime("--help");
