@@ -204,8 +204,8 @@ public final class EventtimeCommand implements Callable<Integer> {
       return io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer);
     } catch (NoClassDefFoundError e) {
       throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
-          + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime or bin/eventtime,"
-          + " which put each runner's classpath in place");
+          + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime in a source checkout,"
+          + " which puts each runner's classpath in place (the release archive carries the local runner only)");
     }
   }
 
