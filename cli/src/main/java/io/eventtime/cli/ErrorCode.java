@@ -21,6 +21,8 @@ public enum ErrorCode {
   INVALID_ARGUMENT(2),
   /** A source file that is missing or cannot be read. */
   UNREADABLE_SOURCE(1),
+  /** The --state directory or the state in it was refused (another query's, damaged, not writable). */
+  STATE_REFUSED(1),
   /** Reading a source or writing an output failed during the run. */
   IO_ERROR(1),
   /** A bug: something the command did not expect. */

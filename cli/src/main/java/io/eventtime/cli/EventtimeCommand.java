@@ -10,7 +10,9 @@ import io.eventtime.cli.sql.Schema;
 import io.eventtime.cli.sql.SqlPlanner;
 import io.eventtime.core.DurationText;
 import io.eventtime.core.LatePolicy;
-import io.eventtime.core.Stats;
+import io.eventtime.core.OpenState;
+import io.eventtime.core.state.StateException;
+import io.eventtime.core.state.StateStore;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
 import io.eventtime.core.ndjson.SchemaInference;
@@ -18,6 +20,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -158,9 +162,13 @@ public final class EventtimeCommand implements Callable<Integer> {
     if (sparkMaster != null && !chosenRunner.equals("spark")) {
       throw badFlag("--spark-master goes with --runner spark");
     }
+    Path stateDir = null;
     if (state != null) {
-      throw new CliException(ErrorCode.NOT_SUPPORTED, "--state is not available yet: carrying windows between runs"
-          + " comes with the state store; run without --state (every open window is emitted at the end of the run)");
+      try {
+        stateDir = Path.of(state.startsWith("file://") ? state.substring("file://".length()) : state);
+      } catch (InvalidPathException e) {
+        throw badFlag("--state " + state + " is not a directory path: e.g. --state ./state");
+      }
     }
     List<SourceFile> files = new ArrayList<>();
     for (String uri : from) {
@@ -182,11 +190,11 @@ public final class EventtimeCommand implements Callable<Integer> {
       RunSettings settings = new RunSettings(delay, policy, late, rejected, err);
       ResultWriter writer = new ResultWriter(out, plan);
       try {
-        Stats stats = chosenRunner.equals("local") ? LocalRunner.run(plan, settings, lines, writer)
-            : beam(plan, settings, files, chosenRunner, writer);
-        settings.close();
-        settings.summarizeRejections();
-        writer.writeStats(stats);
+        if (chosenRunner.equals("local")) {
+          runLocal(plan, settings, lines, writer, stateDir);
+        } else {
+          beam(plan, settings, files, chosenRunner, writer, stateDir);
+        }
       } finally {
         writer.flush();
       }
@@ -196,12 +204,34 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Runs the plan on the local runner. With a state directory the run starts from the stored
+   * state, holds back the windows still open, and stores them only once its output is written.
+   */
+  private static void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter writer,
+      Path stateDir) {
+    if (stateDir == null) {
+      settings.finish(writer, LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false).stats());
+      return;
+    }
+    try (StateStore store = StateStore.open(stateDir,
+        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), plan.timeColumn())) {
+      LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
+      settings.finish(writer, outcome.stats());
+      store.commit(outcome.held());
+    } catch (StateException e) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */
-  private Stats beam(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runnerName,
-      ResultWriter writer) {
+  private void beam(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runnerName,
+      ResultWriter writer, Path stateDir) {
     String master = runnerName.equals("flink") ? flinkMaster : runnerName.equals("spark") ? sparkMaster : null;
     try {
-      return io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer);
+      io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer, stateDir);
+    } catch (StateException e) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
     } catch (NoClassDefFoundError e) {
       throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
           + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime in a source checkout,"

@@ -1,6 +1,8 @@
 package io.eventtime.cli;
 
+import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.output.RowLog;
+import io.eventtime.core.Stats;
 import io.eventtime.core.LatePolicy;
 import java.io.PrintStream;
 
@@ -57,15 +59,25 @@ public final class RunSettings {
     }
   }
 
+  /**
+   * Ends a run that succeeded: closes the late and rejected outputs, then prints the stats line
+   * and flushes the output. A state is stored only after this.
+   */
+  public void finish(ResultWriter writer, Stats stats) {
+    close();
+    summarizeRejections();
+    writer.writeStats(stats);
+  }
+
   /** Tells how many rejections stderr did not show, once the run is over. */
-  public void summarizeRejections() {
+  private void summarizeRejections() {
     if (rejectedTold > REJECTIONS_TOLD) {
       err.println("eventtime: " + (rejectedTold - REJECTIONS_TOLD) + " more rows rejected"
           + (rejectedLog == null ? " (keep every rejected row with --rejected-output file://rejected.ndjson)" : ""));
     }
   }
 
-  public void close() {
+  private void close() {
     if (lateLog != null) {
       lateLog.close();
     }

@@ -93,13 +93,6 @@ class FlagsTest {
   }
 
   @Test
-  void stateIsRefusedUntilTheStateStoreLands() {
-    refused(1, "NOT_SUPPORTED", "--state is not available yet: carrying windows between runs comes with the state"
-        + " store; run without --state (every open window is emitted at the end of the run)",
-        "--from", from, "--state", dir.toString(), SQL);
-  }
-
-  @Test
   void helpDocumentsEveryFlagWithAnExample() {
     Cli run = Cli.run("--help");
     assertThat(run.status()).isZero();

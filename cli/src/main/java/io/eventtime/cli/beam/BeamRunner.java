@@ -1,6 +1,7 @@
 package io.eventtime.cli.beam;
 
 import io.eventtime.beam.EventTimeMetrics;
+import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
 import io.eventtime.beam.NdjsonIO;
@@ -15,7 +16,6 @@ import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
 import io.eventtime.core.Key;
-import io.eventtime.core.Stats;
 import io.eventtime.core.Values;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowResult;
@@ -96,8 +96,12 @@ public final class BeamRunner {
     }
   }
 
-  public static Stats run(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runner, String master,
-      ResultWriter out) {
+  /**
+   * Runs the plan and prints its rows and stats. With a state directory the pipeline starts from
+   * the stored state and the new one is committed only after the output is written.
+   */
+  public static void run(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runner, String master,
+      ResultWriter out, Path stateDir) {
     PipelineOptions options;
     try {
       options = options(runner, master);
@@ -111,6 +115,7 @@ public final class BeamRunner {
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot make a scratch folder: " + e.getMessage(), e);
     }
+    EventTimeState state = null;
     try {
       Schema schema = rowSchema(plan, settings.keepsLateRows());
       Pipeline p = Pipeline.create(options);
@@ -126,10 +131,11 @@ public final class BeamRunner {
           .apply("ReadLines", ParDo.of(new ReadFileFn(plan, schema, files, rowsTag, rejectedTag))
               .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
       PCollection<Row> rows = read.get(rowsTag).setRowSchema(schema);
-      EventTimeWindowResult windows = rows.apply("Window",
-          EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
-              .withTimeField(plan.timeColumn())
-              .withWindowFieldNames(START, END));
+      EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
+          .withTimeField(plan.timeColumn())
+          .withWindowFieldNames(START, END);
+      state = stateDir == null ? null : EventTimeState.open(stateDir, window);
+      EventTimeWindowResult windows = rows.apply("Window", state == null ? window : window.withState(state));
       int keys = plan.keyInputs().size();
       write(windows.windows().apply("Results", MapElements.into(TypeDescriptors.strings())
           .via((Row r) -> encode(windowResult(r, keys)))), scratch, "windows");
@@ -152,8 +158,14 @@ public final class BeamRunner {
       List<WindowResult> results = readAll(scratch, "windows");
       results.sort(WindowResult.CLOSE_ORDER);
       results.forEach(out::write);
-      return EventTimeMetrics.stats(result);
+      settings.finish(out, EventTimeMetrics.stats(result));
+      if (state != null) {
+        state.commit();
+      }
     } finally {
+      if (state != null) {
+        state.close();
+      }
       delete(scratch);
     }
   }

@@ -7,6 +7,7 @@ import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.plan.RowConverter;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.core.Key;
+import io.eventtime.core.OpenState;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
 
@@ -21,9 +22,17 @@ public final class LocalRunner {
 
   private LocalRunner() {}
 
-  public static Stats run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out) {
+  /** What a run ends with: its stats, and the open windows it held back when it carries state. */
+  public record Outcome(Stats stats, OpenState held) {}
+
+  /**
+   * Runs the plan from {@code start} (the stored state, or {@link OpenState#empty()}); with
+   * {@code hold}, the windows still open at the end are handed back instead of emitted.
+   */
+  public static Outcome run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out, OpenState start,
+      boolean hold) {
     WindowProcessor processor = new WindowProcessor(
-        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write);
+        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write, start);
     PlanRows rows = new PlanRows(plan);
     RowConverter converter = rows.converter();
     Object[] inputs = new Object[plan.aggregates().size()];
@@ -59,7 +68,11 @@ public final class LocalRunner {
         }
       }
     }
+    if (hold) {
+      OpenState held = processor.hold();
+      return new Outcome(processor.stats(), held);
+    }
     processor.finish();
-    return processor.stats();
+    return new Outcome(processor.stats(), null);
   }
 }
