@@ -7,6 +7,7 @@ import io.eventtime.cli.plan.Condition;
 import io.eventtime.cli.plan.OutputColumn;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.core.Stats;
+import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowResult;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,6 +29,8 @@ public final class ResultWriter {
   private long windows;
   private long lastStart = Long.MIN_VALUE;
   private long lastEnd = Long.MIN_VALUE;
+  private String startText;
+  private String endText;
 
   public ResultWriter(OutputStream out, QueryPlan plan) {
     this.g = JsonLines.generator(out);
@@ -45,6 +48,9 @@ public final class ResultWriter {
       windows++;
       lastStart = r.start();
       lastEnd = r.end();
+      // the rows of one window come together: its bounds are formatted once for all its keys
+      startText = TimeText.format(lastStart);
+      endText = TimeText.format(lastEnd);
     }
     rows++;
     try {
@@ -56,10 +62,10 @@ public final class ResultWriter {
             JsonLines.writeValue(g, r.key().get(c.index()));
             break;
           case WINDOW_START:
-            JsonLines.writeValue(g, Instant.ofEpochMilli(r.start()));
+            g.writeString(startText);
             break;
           case WINDOW_END:
-            JsonLines.writeValue(g, Instant.ofEpochMilli(r.end()));
+            g.writeString(endText);
             break;
           default:
             JsonLines.writeValue(g, r.values()[c.index()]);

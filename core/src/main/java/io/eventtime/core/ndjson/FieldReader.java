@@ -5,9 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads only the wanted fields of one NDJSON line, straight from its UTF-8 bytes, with Jackson's
@@ -33,14 +31,27 @@ public final class FieldReader {
     }
   };
 
-  private final Map<String, Integer> slots = new HashMap<>();
+  private final String[] names;
   private final int width;
 
   public FieldReader(List<String> fields) {
     this.width = fields.size();
-    for (int i = 0; i < fields.size(); i++) {
-      slots.putIfAbsent(fields.get(i), i);
+    // Jackson interns field names, so a wanted name is usually found by identity; equals covers the rest
+    this.names = fields.stream().map(String::intern).toArray(String[]::new);
+  }
+
+  private int slotOf(String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i] == name) {
+        return i;
+      }
     }
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Fills {@code out[i]} with the value of the i-th wanted field of the line at {@code buf[off, off+len)}. */
@@ -54,9 +65,9 @@ public final class FieldReader {
         throw new MalformedLineException("the line is not a JSON object (it starts with " + NdjsonLines.describe(t) + ")");
       }
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        Integer slot = slots.get(p.currentName());
+        int slot = slotOf(p.currentName());
         JsonToken value = p.nextToken();
-        if (slot == null) {
+        if (slot < 0) {
           p.skipChildren();
         } else {
           out[slot] = NdjsonLines.readValue(p, value);
