@@ -67,6 +67,21 @@ class InputsTest {
         .first().asString().startsWith("{\"source\":\"" + source + "\",\"line\":2,\"reason\":\"malformed JSON");
   }
 
+  /** With a one-row sample, the later lines are read from the file's buffer, not from the sample's copies. */
+  @Test
+  void malformedLinesPastTheSample() {
+    Path f = Cli.write(dir, "events.ndjson",
+        "{\"t\":\"2026-07-18 10:00:01\",\"v\":1}",
+        "{\"t\":\"2026-07-18 10:00:03\",\"v\":2} trailing",
+        "{\"t\":\"2026-07-18 10:00:04\",\"v\":3}");
+    Cli run = Cli.run("--from", f.toString(), "--infer-rows", "1", SQL);
+    assertThat(run.out()).containsExactly(
+        "{\"w\":\"2026-07-18 10:00:00\",\"n\":2,\"total\":4}",
+        Cli.stats(3, 1, 0, 1, 2, 1));
+    assertThat(run.err()).isEqualTo("eventtime: rejected line 2 of " + f + ": there is more after the JSON object"
+        + " ('trailing')\n");
+  }
+
   @Test
   void nullMissingAndUnparseableTimesAreRejectedAndCounted() throws IOException {
     Path f = Cli.write(dir, "events.ndjson",
