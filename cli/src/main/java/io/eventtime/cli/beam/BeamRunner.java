@@ -1,5 +1,6 @@
 package io.eventtime.cli.beam;
 
+import io.eventtime.beam.BeamValues;
 import io.eventtime.beam.EventTimeMetrics;
 import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
@@ -17,7 +18,6 @@ import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
 import io.eventtime.core.Key;
 import io.eventtime.core.Values;
-import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -175,31 +175,13 @@ public final class BeamRunner {
     Schema.Builder b = Schema.builder();
     for (int i = 0; i < plan.inputs().size(); i++) {
       InputColumn c = plan.inputs().get(i);
-      b.addNullableField(c.name(), i == plan.timeInput() ? FieldType.DATETIME : beamType(c.type()));
+      b.addNullableField(c.name(), i == plan.timeInput() ? FieldType.DATETIME : BeamValues.beamType(c.type()));
     }
     b.addInt64Field(ARRIVAL);
     if (withLine) {
       b.addNullableField(LINE, FieldType.BYTES);
     }
     return b.build();
-  }
-
-  private static FieldType beamType(ValueType type) {
-    if (type == null) {
-      return FieldType.STRING;
-    }
-    switch (type) {
-      case INT64:
-        return FieldType.INT64;
-      case DOUBLE:
-        return FieldType.DOUBLE;
-      case BOOLEAN:
-        return FieldType.BOOLEAN;
-      case TIMESTAMP:
-        return FieldType.DATETIME;
-      default:
-        return FieldType.STRING;
-    }
   }
 
   /** Reads one file, line by line in order, as the local runner does. */
