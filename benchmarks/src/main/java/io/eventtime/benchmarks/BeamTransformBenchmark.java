@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 1, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Measurement(iterations = 2, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
 public class BeamTransformBenchmark {
   @Param({"tumbling"})
