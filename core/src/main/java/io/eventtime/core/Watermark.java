@@ -35,6 +35,15 @@ public final class Watermark {
     return false;
   }
 
+  /**
+   * Moves the watermark forward to at least {@code watermark} without a row, as if a row of event
+   * time {@code watermark + delay} had arrived; returns whether it moved. It never moves back.
+   */
+  public boolean advanceTo(long watermark) {
+    long eventTime = watermark > Long.MAX_VALUE - delayMillis ? Long.MAX_VALUE : watermark + delayMillis;
+    return observe(eventTime);
+  }
+
   public boolean isSet() {
     return seen;
   }

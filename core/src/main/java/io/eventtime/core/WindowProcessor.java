@@ -131,6 +131,19 @@ public final class WindowProcessor {
     return true;
   }
 
+  /**
+   * Moves the watermark forward to {@code target} without a row, emitting the windows that it
+   * closes; a target behind the watermark changes nothing. A source that knows its stream has
+   * moved on (an idle stream whose time is taken from the wall clock) uses it; rows that arrive
+   * later behind the new watermark are late.
+   */
+  public void advanceWatermarkTo(long target) {
+    checkOpen();
+    if (watermark.advanceTo(target)) {
+      closeUpTo(watermark.current());
+    }
+  }
+
   /** Counts a row that could not be read (no usable event time); the caller reports why. */
   public void reject() {
     checkOpen();

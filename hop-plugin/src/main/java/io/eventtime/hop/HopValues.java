@@ -1,0 +1,81 @@
+package io.eventtime.hop;
+
+import io.eventtime.core.ValueType;
+import io.eventtime.core.Values;
+import java.math.BigDecimal;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Date;
+import org.apache.hop.core.exception.HopValueException;
+import org.apache.hop.core.row.IValueMeta;
+
+/**
+ * Takes values between Hop's types (Integer as Long, Number as Double, BigNumber, Date,
+ * Timestamp...) and the core's (Long, Double, String, Boolean, Instant), both ways.
+ */
+public final class HopValues {
+  private HopValues() {}
+
+  /** The value in normal storage: lazily converted rows hold binary strings. */
+  public static Object nativeValue(IValueMeta meta, Object value) throws HopValueException {
+    return value != null && meta.isStorageBinaryString() ? meta.convertToNormalStorageType(value) : value;
+  }
+
+  /** A Hop value as the core keeps it. */
+  public static Object toCore(Object value) {
+    return Values.normalize(value);
+  }
+
+  /**
+   * A value from the core as a value of Hop type {@code target}: an Instant back to a Date or
+   * Timestamp, a Double to a BigDecimal for a BigNumber field.
+   */
+  public static Object toHop(Object value, IValueMeta target) throws HopValueException {
+    if (value == null) {
+      return null;
+    }
+    switch (target.getType()) {
+      case IValueMeta.TYPE_TIMESTAMP:
+        return value instanceof Instant i ? Timestamp.from(i) : value;
+      case IValueMeta.TYPE_DATE:
+        return value instanceof Instant i ? Date.from(i) : value;
+      case IValueMeta.TYPE_BIGNUMBER:
+        return value instanceof Number n && !(value instanceof BigDecimal) ? new BigDecimal(n.toString()) : value;
+      case IValueMeta.TYPE_NUMBER:
+        return value instanceof Number n ? n.doubleValue() : value;
+      case IValueMeta.TYPE_INTEGER:
+        if (value instanceof Double d) {
+          throw new HopValueException("the value " + d + " of field '" + target.getName()
+              + "' does not fit a 64-bit Integer (a sum overflowed): sum a Number field instead");
+        }
+        return value;
+      default:
+        return value;
+    }
+  }
+
+  /** The core type of a Hop field, or null for types the core does not aggregate (binary...). */
+  public static ValueType valueType(IValueMeta meta) {
+    switch (meta.getType()) {
+      case IValueMeta.TYPE_INTEGER:
+        return ValueType.INT64;
+      case IValueMeta.TYPE_NUMBER:
+      case IValueMeta.TYPE_BIGNUMBER:
+        return ValueType.DOUBLE;
+      case IValueMeta.TYPE_STRING:
+        return ValueType.STRING;
+      case IValueMeta.TYPE_BOOLEAN:
+        return ValueType.BOOLEAN;
+      case IValueMeta.TYPE_DATE:
+      case IValueMeta.TYPE_TIMESTAMP:
+        return ValueType.TIMESTAMP;
+      default:
+        return null;
+    }
+  }
+
+  /** A Hop Timestamp of epoch milliseconds. */
+  public static Timestamp timestamp(long epochMillis) {
+    return new Timestamp(epochMillis);
+  }
+}

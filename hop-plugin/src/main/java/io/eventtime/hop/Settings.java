@@ -1,0 +1,115 @@
+package io.eventtime.hop;
+
+import io.eventtime.core.DurationText;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hop.core.CheckResult;
+import org.apache.hop.core.ICheckResult;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.pipeline.transform.TransformMeta;
+
+/**
+ * Helpers the transforms share to read their settings: variables resolved, durations parsed,
+ * fields looked up, and every problem collected with how to fix it, so that the designer's check
+ * and the run refuse the same settings with the same words.
+ */
+public final class Settings {
+  private Settings() {}
+
+  /** The setting with variables resolved and trimmed; null when blank. */
+  public static String resolve(IVariables variables, String text) {
+    if (text == null) {
+      return null;
+    }
+    String r = variables == null ? text : variables.resolve(text);
+    return r == null || r.isBlank() ? null : r.trim();
+  }
+
+  public static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+
+  /**
+   * A duration setting in milliseconds ({@code 10 MINUTE}, {@code 30 s}, {@code PT5M}), or null
+   * with a problem naming the setting when it cannot be read or is not positive.
+   */
+  public static Long positiveDuration(String label, String text, List<String> problems) {
+    Long millis = duration(label, text, problems);
+    if (millis != null && millis <= 0) {
+      problems.add(label + ": must be positive, got '" + text + "': give a duration greater than zero,"
+          + " e.g. 10 MINUTE");
+      return null;
+    }
+    return millis;
+  }
+
+  /** A duration setting in milliseconds that may be zero, or null with a problem. */
+  public static Long duration(String label, String text, List<String> problems) {
+    if (text == null) {
+      problems.add(label + ": missing: give a duration such as 10 MINUTE, 30 SECONDS or 500 MILLISECONDS");
+      return null;
+    }
+    try {
+      long millis = DurationText.parseMillis(text);
+      if (millis < 0) {
+        problems.add(label + ": must not be negative, got '" + text + "': give 0 or a positive duration");
+        return null;
+      }
+      return millis;
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      problems.add(label + ": " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** The index of a field in the input, or -1 with a problem that lists the fields there are. */
+  public static int fieldIndex(String label, String field, IRowMeta input, List<String> problems) {
+    if (field == null) {
+      problems.add(label + ": missing: pick a field of the input");
+      return -1;
+    }
+    if (input == null) {
+      return -1;
+    }
+    int index = input.indexOfValue(field);
+    if (index < 0) {
+      problems.add(label + ": the field '" + field + "' is not in the input: pick one of "
+          + String.join(", ", input.getFieldNames()));
+    }
+    return index;
+  }
+
+  /** Adds a problem for each output name given more than once. */
+  public static void requireDistinct(Collection<String> outputNames, List<String> problems) {
+    Set<String> seen = new HashSet<>();
+    for (String name : outputNames) {
+      if (name != null && !seen.add(name.toLowerCase())) {
+        problems.add("Output fields: the name '" + name + "' is used twice: give each output field its own name");
+      }
+    }
+  }
+
+  /** Check results for the designer: one error per problem, or one OK. */
+  public static void report(List<ICheckResult> remarks, TransformMeta transformMeta, List<String> problems,
+      String okMessage) {
+    if (problems.isEmpty()) {
+      remarks.add(new CheckResult(ICheckResult.TYPE_RESULT_OK, okMessage, transformMeta));
+    }
+    for (String p : problems) {
+      remarks.add(new CheckResult(ICheckResult.TYPE_RESULT_ERROR, p, transformMeta));
+    }
+  }
+
+  /** Why a transform refuses to run: the problems, one a line. */
+  public static String refusal(String transformName, List<String> problems) {
+    return "The settings of transform '" + transformName + "' are not valid:\n  - " + String.join("\n  - ", problems);
+  }
+
+  public static List<String> problems() {
+    return new ArrayList<>();
+  }
+}

@@ -1,0 +1,86 @@
+package io.eventtime.hop.fileinput;
+
+import io.eventtime.hop.Settings;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hop.core.exception.HopException;
+import org.apache.hop.pipeline.Pipeline;
+import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.transform.BaseTransform;
+import org.apache.hop.pipeline.transform.TransformMeta;
+
+/**
+ * Reads NDJSON or CSV files row by row in arrival order (file after file in name order, line
+ * after line). A line that is not valid, or a value that is not of its field's type, goes to
+ * error handling with the file, line, field and reason.
+ */
+public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileInputData> {
+  static final String REJECTED_CODE = "EVENTTIME-UNREADABLE";
+
+  public EventFileInput(TransformMeta transformMeta, EventFileInputMeta meta, EventFileInputData data,
+      int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
+    super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
+  }
+
+  @Override
+  public boolean init() {
+    if (!super.init()) {
+      return false;
+    }
+    List<String> problems = Settings.problems();
+    data.settings = meta.resolve(this, problems);
+    if (data.settings == null) {
+      logError(Settings.refusal(getTransformName(), problems));
+      return false;
+    }
+    try {
+      data.reader = new EventFileReader(data.settings, meta.listFiles(this));
+    } catch (HopException e) {
+      logError(Settings.refusal(getTransformName(), List.of(e.getMessage().strip())));
+      return false;
+    }
+    data.outputRowMeta = data.settings.layout().clone();
+    data.outputRowMeta.getValueMetaList().forEach(v -> v.setOrigin(getTransformName()));
+    return true;
+  }
+
+  @Override
+  public boolean processRow() throws HopException {
+    EventFileReader.Record record;
+    try {
+      record = data.reader.next();
+    } catch (IOException e) {
+      throw new HopException(e.getMessage(), e);
+    }
+    if (record == null) {
+      setOutputDone();
+      return false;
+    }
+    incrementLinesInput();
+    if (!record.isRejected()) {
+      putRow(data.outputRowMeta, record.values());
+    } else if (getTransformMeta().isDoingErrorHandling()) {
+      putError(data.outputRowMeta, record.values(), 1, record.error(),
+          record.errorField() == null ? "" : record.errorField(), REJECTED_CODE);
+    } else {
+      incrementLinesRejected();
+      logBasic("Rejected " + record.error() + " (turn on error handling to receive rejected rows)");
+    }
+    if (checkFeedback(getLinesInput())) {
+      logBasic("Read " + getLinesInput() + " rows");
+    }
+    return true;
+  }
+
+  @Override
+  public void dispose() {
+    if (data.reader != null) {
+      try {
+        data.reader.close();
+      } catch (IOException e) {
+        logError("Could not close " + e.getMessage());
+      }
+    }
+    super.dispose();
+  }
+}

@@ -1,0 +1,230 @@
+package io.eventtime.hop.fileinput;
+
+import io.eventtime.hop.Settings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.commons.vfs2.FileObject;
+import org.apache.hop.core.ICheckResult;
+import org.apache.hop.core.annotations.Transform;
+import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.exception.HopTransformException;
+import org.apache.hop.core.fileinput.FileInputList;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.i18n.BaseMessages;
+import org.apache.hop.metadata.api.HopMetadataProperty;
+import org.apache.hop.metadata.api.IHopMetadataProvider;
+import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.transform.BaseTransformMeta;
+import org.apache.hop.pipeline.transform.TransformMeta;
+
+/**
+ * The settings of the Event File Input transform: the files (read in name order), their format
+ * (NDJSON or CSV), the fields and their types, and optional fields for the file name and line
+ * number of each row.
+ */
+@Transform(
+    id = "EventFileInput",
+    image = "io/eventtime/hop/fileinput/event-file-input.svg",
+    name = "i18n::EventFileInput.Name",
+    description = "i18n::EventFileInput.Description",
+    categoryDescription = "i18n::EventTime.Category",
+    keywords = "i18n::EventFileInput.Keywords")
+public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventFileInputData> {
+  private static final Class<?> PKG = EventFileInputMeta.class;
+
+  @HopMetadataProperty(groupKey = "files", key = "file")
+  private List<InputFile> files;
+
+  /** ndjson or csv. */
+  @HopMetadataProperty(key = "format")
+  private String format;
+
+  @HopMetadataProperty(key = "csv_delimiter")
+  private String csvDelimiter;
+
+  @HopMetadataProperty(key = "csv_header")
+  private boolean csvHeader;
+
+  @HopMetadataProperty(groupKey = "fields", key = "field")
+  private List<InputField> fields;
+
+  /** The zone of date-time text written without one. */
+  @HopMetadataProperty(key = "time_zone")
+  private String timeZone;
+
+  @HopMetadataProperty(key = "filename_field")
+  private String filenameField;
+
+  @HopMetadataProperty(key = "line_number_field")
+  private String lineNumberField;
+
+  public EventFileInputMeta() {
+    files = new ArrayList<>();
+    fields = new ArrayList<>();
+  }
+
+  @Override
+  public void setDefault() {
+    files = new ArrayList<>();
+    format = "ndjson";
+    csvDelimiter = ",";
+    csvHeader = true;
+    fields = new ArrayList<>();
+    timeZone = "UTC";
+    filenameField = null;
+    lineNumberField = null;
+  }
+
+  @Override
+  public EventFileInputMeta clone() {
+    EventFileInputMeta copy = (EventFileInputMeta) super.clone();
+    copy.files = new ArrayList<>();
+    files.forEach(f -> copy.files.add(new InputFile(f)));
+    copy.fields = new ArrayList<>();
+    fields.forEach(f -> copy.fields.add(new InputField(f)));
+    return copy;
+  }
+
+  /**
+   * The files to read, in arrival order: every listed file and every file of a listed folder
+   * that matches its mask, sorted by path (name order within a folder). A listed file or folder
+   * that does not exist is an error.
+   */
+  public List<FileObject> listFiles(IVariables variables) throws HopException {
+    int n = files.size();
+    String[] names = new String[n];
+    String[] masks = new String[n];
+    String[] excludes = new String[n];
+    String[] required = new String[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = files.get(i).getName();
+      masks[i] = files.get(i).getMask();
+      required[i] = "Y";
+    }
+    FileInputList list = FileInputList.createFileList(variables, names, masks, excludes, required);
+    if (!list.getNonExistentFiles().isEmpty() || !list.getNonAccessibleFiles().isEmpty()) {
+      List<FileObject> missing = new ArrayList<>(list.getNonExistentFiles());
+      missing.addAll(list.getNonAccessibleFiles());
+      throw new HopException("Files: cannot read " + FileInputList.getRequiredFilesDescription(missing).trim()
+          + ": check the path, the mask and the permissions");
+    }
+    List<FileObject> found = new ArrayList<>(list.getFiles());
+    found.sort(Comparator.comparing(f -> f.getName().getPath()));
+    return found;
+  }
+
+  /** The settings resolved against variables, or null with the problems. */
+  public InputSettings resolve(IVariables variables, List<String> problems) {
+    return InputSettings.resolve(this, variables, problems);
+  }
+
+  @Override
+  public void getFields(IRowMeta rowMeta, String origin, IRowMeta[] info, TransformMeta nextTransform,
+      IVariables variables, IHopMetadataProvider metadataProvider) throws HopTransformException {
+    IRowMeta layout = InputSettings.layout(this, variables);
+    layout.getValueMetaList().forEach(v -> v.setOrigin(origin));
+    rowMeta.clear();
+    rowMeta.addRowMeta(layout);
+  }
+
+  @Override
+  public void check(List<ICheckResult> remarks, PipelineMeta pipelineMeta, TransformMeta transformMeta,
+      IRowMeta prev, String[] input, String[] output, IRowMeta info, IVariables variables,
+      IHopMetadataProvider metadataProvider) {
+    List<String> problems = Settings.problems();
+    if (input.length > 0) {
+      problems.add("Input: this transform reads files and takes no rows: remove the hops into it");
+    }
+    resolve(variables, problems);
+    if (transformMeta.getCopies(variables) > 1) {
+      problems.add("Copies: each copy would read every file again: run one copy of this transform");
+    }
+    if (problems.isEmpty()) {
+      try {
+        if (listFiles(variables).isEmpty()) {
+          problems.add("Files: no file matches the list: check the folders and masks");
+        }
+      } catch (HopException e) {
+        problems.add(e.getMessage().strip());
+      }
+    }
+    Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventFileInput.CheckResult.OK"));
+  }
+
+  @Override
+  public boolean supportsErrorHandling() {
+    return true;
+  }
+
+  /** One copy reads the files in arrival order; more copies would read them again. */
+  @Override
+  public boolean supportsMultiCopyExecution() {
+    return false;
+  }
+
+  public List<InputFile> getFiles() {
+    return files;
+  }
+
+  public void setFiles(List<InputFile> files) {
+    this.files = files;
+  }
+
+  public String getFormat() {
+    return format;
+  }
+
+  public void setFormat(String format) {
+    this.format = format;
+  }
+
+  public String getCsvDelimiter() {
+    return csvDelimiter;
+  }
+
+  public void setCsvDelimiter(String csvDelimiter) {
+    this.csvDelimiter = csvDelimiter;
+  }
+
+  public boolean isCsvHeader() {
+    return csvHeader;
+  }
+
+  public void setCsvHeader(boolean csvHeader) {
+    this.csvHeader = csvHeader;
+  }
+
+  public List<InputField> getFields() {
+    return fields;
+  }
+
+  public void setFields(List<InputField> fields) {
+    this.fields = fields;
+  }
+
+  public String getTimeZone() {
+    return timeZone;
+  }
+
+  public void setTimeZone(String timeZone) {
+    this.timeZone = timeZone;
+  }
+
+  public String getFilenameField() {
+    return filenameField;
+  }
+
+  public void setFilenameField(String filenameField) {
+    this.filenameField = filenameField;
+  }
+
+  public String getLineNumberField() {
+    return lineNumberField;
+  }
+
+  public void setLineNumberField(String lineNumberField) {
+    this.lineNumberField = lineNumberField;
+  }
+}

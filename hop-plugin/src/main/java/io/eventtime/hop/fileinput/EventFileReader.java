@@ -1,0 +1,161 @@
+package io.eventtime.hop.fileinput;
+
+import io.eventtime.core.ndjson.NdjsonReader;
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.vfs2.FileObject;
+import org.apache.hop.core.row.RowDataUtil;
+import org.apache.hop.core.vfs.HopVfs;
+
+/**
+ * Reads the rows of NDJSON or CSV files in arrival order: file after file, line after line.
+ * Each record carries its file and line number, and either its values in the Hop types of the
+ * fields, or the field and reason it could not be read. It needs no running transform, so any
+ * engine can read the files the way the local engine does.
+ */
+public final class EventFileReader implements Closeable {
+  /** One row: its values (file name and line number included when asked for) or why it is rejected. */
+  public record Record(String file, long line, Object[] values, String errorField, String error) {
+    public boolean isRejected() {
+      return error != null;
+    }
+  }
+
+  private final InputSettings settings;
+  private final Iterator<FileObject> files;
+  private String currentFile;
+  private NdjsonReader ndjson;
+  private CsvRecords csv;
+  private int[] columnOfField;
+
+  public EventFileReader(InputSettings settings, List<FileObject> files) {
+    this.settings = settings;
+    this.files = files.iterator();
+  }
+
+  /** The next row, or null after the last line of the last file. */
+  public Record next() throws IOException {
+    while (true) {
+      if (ndjson == null && csv == null) {
+        if (!files.hasNext()) {
+          return null;
+        }
+        open(files.next());
+        continue;
+      }
+      Record r = settings.csv ? nextCsv() : nextNdjson();
+      if (r != null) {
+        return r;
+      }
+      closeCurrent();
+    }
+  }
+
+  private void open(FileObject file) throws IOException {
+    currentFile = HopVfs.getFilename(file);
+    Reader reader = new InputStreamReader(HopVfs.getInputStream(file), StandardCharsets.UTF_8);
+    if (!settings.csv) {
+      ndjson = new NdjsonReader(currentFile, new BufferedReader(reader));
+      return;
+    }
+    csv = new CsvRecords(currentFile, reader, settings.delimiter);
+    int fields = settings.fieldNames.size();
+    columnOfField = new int[fields];
+    if (!settings.header) {
+      for (int i = 0; i < fields; i++) {
+        columnOfField[i] = i;
+      }
+      return;
+    }
+    List<String> header = csv.next();
+    if (header == null) {
+      return;
+    }
+    for (int i = 0; i < fields; i++) {
+      columnOfField[i] = header.indexOf(settings.fieldNames.get(i));
+      if (columnOfField[i] < 0) {
+        throw new IOException("The file " + currentFile + " has no column '" + settings.fieldNames.get(i)
+            + "' in its header (" + String.join(", ", header) + "): fix the field name or the file");
+      }
+    }
+  }
+
+  private Record nextNdjson() {
+    NdjsonReader.Line line = ndjson.next();
+    if (line == null) {
+      return null;
+    }
+    Object[] row = newRow(line.number());
+    if (line.isMalformed()) {
+      return new Record(currentFile, line.number(), row, null, where(line.number()) + line.error());
+    }
+    Map<String, Object> fields = line.fields();
+    for (int i = 0; i < settings.readers.size(); i++) {
+      String name = settings.fieldNames.get(i);
+      try {
+        row[i] = settings.readers.get(i).read(fields.get(name));
+      } catch (IllegalArgumentException e) {
+        return new Record(currentFile, line.number(), row, name, where(line.number()) + "field '" + name + "': " + e.getMessage());
+      }
+    }
+    return new Record(currentFile, line.number(), row, null, null);
+  }
+
+  private Record nextCsv() throws IOException {
+    List<String> values = csv.next();
+    if (values == null) {
+      return null;
+    }
+    long number = csv.line();
+    Object[] row = newRow(number);
+    for (int i = 0; i < settings.readers.size(); i++) {
+      String name = settings.fieldNames.get(i);
+      int column = columnOfField[i];
+      String text = column < values.size() ? values.get(column) : null;
+      try {
+        row[i] = settings.readers.get(i).read(text == null || text.isEmpty() ? null : text);
+      } catch (IllegalArgumentException e) {
+        return new Record(currentFile, number, row, name, where(number) + "field '" + name + "': " + e.getMessage());
+      }
+    }
+    return new Record(currentFile, number, row, null, null);
+  }
+
+  private Object[] newRow(long lineNumber) {
+    Object[] row = RowDataUtil.allocateRowData(settings.layout.size());
+    if (settings.filenameIndex >= 0) {
+      row[settings.filenameIndex] = currentFile;
+    }
+    if (settings.lineNumberIndex >= 0) {
+      row[settings.lineNumberIndex] = lineNumber;
+    }
+    return row;
+  }
+
+  private String where(long line) {
+    return currentFile + " line " + line + ": ";
+  }
+
+  private void closeCurrent() throws IOException {
+    if (ndjson != null) {
+      ndjson.close();
+      ndjson = null;
+    }
+    if (csv != null) {
+      csv.close();
+      csv = null;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeCurrent();
+  }
+}

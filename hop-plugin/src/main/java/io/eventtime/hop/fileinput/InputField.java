@@ -1,0 +1,54 @@
+package io.eventtime.hop.fileinput;
+
+import org.apache.hop.metadata.api.HopMetadataProperty;
+
+/**
+ * One field read from the files: its name (the JSON key, or the CSV column), its Hop type, and
+ * for Date and Timestamp fields the pattern of the text (blank for ISO-8601).
+ */
+public class InputField {
+  @HopMetadataProperty(key = "name")
+  private String name;
+
+  @HopMetadataProperty(key = "type")
+  private String type;
+
+  @HopMetadataProperty(key = "format")
+  private String format;
+
+  public InputField() {}
+
+  public InputField(String name, String type, String format) {
+    this.name = name;
+    this.type = type;
+    this.format = format;
+  }
+
+  public InputField(InputField other) {
+    this(other.name, other.type, other.format);
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  public String getType() {
+    return type;
+  }
+
+  public void setType(String type) {
+    this.type = type;
+  }
+
+  public String getFormat() {
+    return format;
+  }
+
+  public void setFormat(String format) {
+    this.format = format;
+  }
+}

@@ -1,0 +1,149 @@
+package io.eventtime.hop.fileinput;
+
+import io.eventtime.core.EventTimeParser;
+import io.eventtime.hop.Settings;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hop.core.exception.HopPluginException;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.IValueMeta;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.value.ValueMetaFactory;
+import org.apache.hop.core.row.value.ValueMetaInteger;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.core.variables.IVariables;
+
+/**
+ * The settings of an Event File Input with variables resolved and checked: the format, the
+ * fields and how to read each, and the row layout. The files themselves are listed when the
+ * reading starts.
+ */
+public final class InputSettings {
+  public static final String[] FORMATS = {"ndjson", "csv"};
+  public static final String[] TYPES = {"String", "Integer", "Number", "BigNumber", "Boolean", "Timestamp", "Date"};
+
+  final boolean csv;
+  final char delimiter;
+  final boolean header;
+  final List<String> fieldNames = new ArrayList<>();
+  final List<ValueReader> readers = new ArrayList<>();
+  final IRowMeta layout = new RowMeta();
+  final int filenameIndex;
+  final int lineNumberIndex;
+
+  private InputSettings(boolean csv, char delimiter, boolean header, int filenameIndex, int lineNumberIndex) {
+    this.csv = csv;
+    this.delimiter = delimiter;
+    this.header = header;
+    this.filenameIndex = filenameIndex;
+    this.lineNumberIndex = lineNumberIndex;
+  }
+
+  /** The layout of the rows, as far as the settings allow even when some are wrong. */
+  public static IRowMeta layout(EventFileInputMeta meta, IVariables variables) {
+    return build(meta, variables, new ArrayList<>()).layout;
+  }
+
+  /** Resolves and checks every setting, or returns null with each problem and how to fix it. */
+  public static InputSettings resolve(EventFileInputMeta meta, IVariables variables, List<String> problems) {
+    int before = problems.size();
+    InputSettings s = build(meta, variables, problems);
+    return problems.size() > before ? null : s;
+  }
+
+  private static InputSettings build(EventFileInputMeta meta, IVariables variables, List<String> problems) {
+    String format = Settings.resolve(variables, meta.getFormat());
+    String f = format == null ? "ndjson" : format.toLowerCase(Locale.ROOT);
+    if (!f.equals("ndjson") && !f.equals("csv")) {
+      problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
+    }
+    boolean csv = f.equals("csv");
+    char delimiter = ',';
+    String delimiterText = variables == null ? meta.getCsvDelimiter() : variables.resolve(meta.getCsvDelimiter());
+    if (csv && delimiterText != null && !delimiterText.isEmpty()) {
+      String d = delimiterText.equals("\\t") ? "\t" : delimiterText;
+      if (d.length() != 1) {
+        problems.add("CSV delimiter: '" + delimiterText + "' is not one character: give one, e.g. , or ; or \\t");
+      } else {
+        delimiter = d.charAt(0);
+      }
+    }
+    ZoneId zone = ZoneOffset.UTC;
+    String zoneText = Settings.resolve(variables, meta.getTimeZone());
+    if (zoneText != null) {
+      try {
+        zone = ZoneId.of(zoneText);
+      } catch (DateTimeException e) {
+        problems.add("Time zone: '" + zoneText + "' is not a time zone: give a zone id such as UTC or Europe/Paris");
+      }
+    }
+    String filenameField = Settings.resolve(variables, meta.getFilenameField());
+    String lineNumberField = Settings.resolve(variables, meta.getLineNumberField());
+    int n = meta.getFields().size();
+    InputSettings s = new InputSettings(csv, delimiter, meta.isCsvHeader(),
+        filenameField == null ? -1 : n, lineNumberField == null ? -1 : n + (filenameField == null ? 0 : 1));
+
+    if (meta.getFiles().stream().allMatch(file -> Settings.resolve(variables, file.getName()) == null)) {
+      problems.add("Files: none: add a file, or a folder with a regular expression for the file names");
+    }
+    if (n == 0) {
+      problems.add("Fields: none: list the fields to read (the Get fields button reads them from the first file)");
+    }
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      InputField field = meta.getFields().get(i);
+      String name = Settings.resolve(variables, field.getName());
+      String type = Settings.resolve(variables, field.getType());
+      String where = "Field " + (i + 1) + (name == null ? "" : " '" + name + "'") + ": ";
+      if (name == null) {
+        problems.add(where + "no name: give the JSON key or CSV column to read");
+        name = "field_" + (i + 1);
+      }
+      names.add(name);
+      IValueMeta valueMeta;
+      int typeId = type == null ? IValueMeta.TYPE_NONE : ValueMetaFactory.getIdForValueMeta(type);
+      if (!List.of(TYPES).contains(type) || typeId == IValueMeta.TYPE_NONE) {
+        problems.add(where + (type == null ? "no type" : "the type '" + type + "' is not one this transform reads")
+            + ": choose one of " + String.join(", ", TYPES));
+        typeId = IValueMeta.TYPE_STRING;
+      }
+      try {
+        valueMeta = ValueMetaFactory.createValueMeta(name, typeId);
+      } catch (HopPluginException e) {
+        problems.add(where + "cannot make a field of type " + type + ": " + e.getMessage());
+        valueMeta = new ValueMetaString(name);
+      }
+      EventTimeParser parser = EventTimeParser.defaults().withZone(zone);
+      String pattern = Settings.resolve(variables, field.getFormat());
+      if (pattern != null && (typeId == IValueMeta.TYPE_DATE || typeId == IValueMeta.TYPE_TIMESTAMP)) {
+        try {
+          parser = parser.withPattern(pattern);
+        } catch (IllegalArgumentException e) {
+          problems.add(where + e.getMessage());
+        }
+      }
+      s.fieldNames.add(name);
+      s.readers.add(new ValueReader(valueMeta, parser));
+      s.layout.addValueMeta(valueMeta);
+    }
+    if (filenameField != null) {
+      s.layout.addValueMeta(new ValueMetaString(filenameField));
+      names.add(filenameField);
+    }
+    if (lineNumberField != null) {
+      s.layout.addValueMeta(new ValueMetaInteger(lineNumberField));
+      names.add(lineNumberField);
+    }
+    Settings.requireDistinct(names, problems);
+    return s;
+  }
+
+  /** The layout of the rows: the fields, then the file name and line number when asked for. */
+  public IRowMeta layout() {
+    return layout;
+  }
+}

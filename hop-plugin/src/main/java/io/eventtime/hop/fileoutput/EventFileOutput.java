@@ -1,0 +1,128 @@
+package io.eventtime.hop.fileoutput;
+
+import io.eventtime.hop.Settings;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import org.apache.commons.vfs2.FileObject;
+import org.apache.hop.core.IRowSet;
+import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.vfs.HopVfs;
+import org.apache.hop.pipeline.Pipeline;
+import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.transform.BaseTransform;
+import org.apache.hop.pipeline.transform.TransformMeta;
+
+/**
+ * Writes each row to an NDJSON or CSV file as it comes, and passes it on. The file is flushed
+ * whenever no more rows are waiting, so that the rows of a live stream reach it without delay.
+ */
+public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFileOutputData> {
+
+  public EventFileOutput(TransformMeta transformMeta, EventFileOutputMeta meta, EventFileOutputData data,
+      int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
+    super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
+  }
+
+  @Override
+  public boolean init() {
+    if (!super.init()) {
+      return false;
+    }
+    List<String> problems = Settings.problems();
+    meta.resolve(this, null, problems);
+    if (!problems.isEmpty()) {
+      logError(Settings.refusal(getTransformName(), problems));
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  public boolean processRow() throws HopException {
+    Object[] row = getRow();
+    if (first) {
+      first = false;
+      // with no rows at all the file is still written: empty, or with only the CSV header
+      open(row == null ? previousLayout() : getInputRowMeta());
+    }
+    if (row == null) {
+      close();
+      setOutputDone();
+      return false;
+    }
+    try {
+      data.writer.write(row);
+      incrementLinesOutput();
+      if (noRowsWaiting()) {
+        data.writer.flush();
+      }
+    } catch (IOException e) {
+      throw new HopException("Cannot write to " + data.settings.filename() + ": " + e.getMessage(), e);
+    }
+    putRow(getInputRowMeta(), row);
+    return true;
+  }
+
+  private IRowMeta previousLayout() throws HopException {
+    IRowMeta layout = getPipelineMeta().getPrevTransformFields(this, getTransformMeta());
+    return layout == null ? new RowMeta() : layout;
+  }
+
+  private void open(IRowMeta input) throws HopException {
+    List<String> problems = Settings.problems();
+    data.settings = meta.resolve(this, input, problems);
+    if (data.settings == null) {
+      throw new HopException(Settings.refusal(getTransformName(), problems));
+    }
+    String name = data.settings.filename();
+    try {
+      FileObject file = HopVfs.getFileObject(name, this);
+      if (file.isFolder()) {
+        throw new HopException("File name: " + name + " is a folder: give the name of a file in it");
+      }
+      if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
+        file.getParent().createFolder();
+      }
+      boolean writeHeader = meta.isCsvHeader() && !(meta.isAppend() && file.exists() && file.getContent().getSize() > 0);
+      OutputStream stream = HopVfs.getOutputStream(file, meta.isAppend());
+      data.writer = new EventFileWriter(stream, input, data.settings.columns(), data.settings.csv(),
+          data.settings.delimiter(), data.settings.csv() && writeHeader);
+    } catch (IOException e) {
+      throw new HopException("Cannot open " + name + " for writing: " + e.getMessage(), e);
+    }
+  }
+
+  private boolean noRowsWaiting() {
+    for (IRowSet rowSet : getInputRowSets()) {
+      if (rowSet.size() > 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void close() throws HopException {
+    if (data.writer != null) {
+      try {
+        data.writer.close();
+      } catch (IOException e) {
+        throw new HopException("Cannot close " + data.settings.filename() + ": " + e.getMessage(), e);
+      } finally {
+        data.writer = null;
+      }
+    }
+  }
+
+  @Override
+  public void dispose() {
+    try {
+      close();
+    } catch (HopException e) {
+      logError(e.getMessage());
+    }
+    super.dispose();
+  }
+}

@@ -1,0 +1,399 @@
+package io.eventtime.hop.window;
+
+import io.eventtime.hop.Settings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.hop.core.ICheckResult;
+import org.apache.hop.core.annotations.Transform;
+import org.apache.hop.core.exception.HopTransformException;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.i18n.BaseMessages;
+import org.apache.hop.metadata.api.HopMetadataProperty;
+import org.apache.hop.metadata.api.IHopMetadataProvider;
+import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.transform.BaseTransformMeta;
+import org.apache.hop.pipeline.transform.ITransformIOMeta;
+import org.apache.hop.pipeline.transform.TransformIOMeta;
+import org.apache.hop.pipeline.transform.TransformMeta;
+import org.apache.hop.pipeline.transform.stream.IStream;
+import org.apache.hop.pipeline.transform.stream.Stream;
+import org.apache.hop.pipeline.transform.stream.StreamIcon;
+
+/**
+ * The settings of the Event Time Window transform: which field holds the event time, the
+ * windows (tumbling, hopping or session), the group-by fields and aggregates, the watermark
+ * delay and late policy, where late rows go, and the idle timeout. Every text setting takes
+ * variables.
+ */
+@Transform(
+    id = "EventTimeWindow",
+    image = "io/eventtime/hop/window/event-time-window.svg",
+    name = "i18n::EventTimeWindow.Name",
+    description = "i18n::EventTimeWindow.Description",
+    categoryDescription = "i18n::EventTime.Category",
+    keywords = "i18n::EventTimeWindow.Keywords")
+public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
+  private static final Class<?> PKG = EventTimeWindowMeta.class;
+
+  @HopMetadataProperty(key = "time_field")
+  private String timeField;
+
+  /** A DateTimeFormatter pattern for String times; blank reads ISO-8601. */
+  @HopMetadataProperty(key = "time_format")
+  private String timeFormat;
+
+  /** milliseconds or seconds, for times given as whole epoch numbers. */
+  @HopMetadataProperty(key = "epoch_unit")
+  private String epochUnit;
+
+  /** The zone of String times written without one. */
+  @HopMetadataProperty(key = "time_zone")
+  private String timeZone;
+
+  /** tumbling, hopping or session. */
+  @HopMetadataProperty(key = "window_kind")
+  private String windowKind;
+
+  @HopMetadataProperty(key = "window_size")
+  private String windowSize;
+
+  @HopMetadataProperty(key = "window_slide")
+  private String windowSlide;
+
+  @HopMetadataProperty(key = "session_gap")
+  private String sessionGap;
+
+  /** Shifts the grid of tumbling and hopping windows; blank for none. */
+  @HopMetadataProperty(key = "window_offset")
+  private String windowOffset;
+
+  @HopMetadataProperty(groupKey = "group_by", key = "field")
+  private List<GroupField> groupFields;
+
+  @HopMetadataProperty(groupKey = "aggregates", key = "aggregate")
+  private List<WindowAggregate> aggregates;
+
+  @HopMetadataProperty(key = "window_start_field")
+  private String windowStartField;
+
+  @HopMetadataProperty(key = "window_end_field")
+  private String windowEndField;
+
+  @HopMetadataProperty(key = "watermark_delay")
+  private String watermarkDelay;
+
+  /** window or event. */
+  @HopMetadataProperty(key = "late_policy")
+  private String latePolicy;
+
+  /** Kept in the target stream of the transform's IO metadata; serialised through the accessors. */
+  @HopMetadataProperty(key = "late_target")
+  private String lateTargetTransform;
+
+  @HopMetadataProperty(key = "late_reason_field")
+  private String lateReasonField;
+
+  /** Wall-clock time without rows after which windows close by the clock; blank for never. */
+  @HopMetadataProperty(key = "idle_timeout")
+  private String idleTimeout;
+
+  /**
+   * A folder that carries the watermark and the open windows from one run to the next (the
+   * core's state store); blank to emit every window at the end of the run.
+   */
+  @HopMetadataProperty(key = "state_folder")
+  private String stateFolder;
+
+  public EventTimeWindowMeta() {
+    groupFields = new ArrayList<>();
+    aggregates = new ArrayList<>();
+  }
+
+  @Override
+  public void setDefault() {
+    timeField = "event_time";
+    timeFormat = null;
+    epochUnit = "milliseconds";
+    timeZone = "UTC";
+    windowKind = "tumbling";
+    windowSize = "1 MINUTE";
+    windowSlide = "30 SECONDS";
+    sessionGap = "5 MINUTES";
+    windowOffset = null;
+    groupFields = new ArrayList<>();
+    aggregates = new ArrayList<>(List.of(new WindowAggregate(null, "count", "events")));
+    windowStartField = "window_start";
+    windowEndField = "window_end";
+    watermarkDelay = "0 SECONDS";
+    latePolicy = "window";
+    lateReasonField = "late_reason";
+    idleTimeout = null;
+    stateFolder = null;
+  }
+
+  @Override
+  public EventTimeWindowMeta clone() {
+    EventTimeWindowMeta copy = (EventTimeWindowMeta) super.clone();
+    copy.groupFields = new ArrayList<>();
+    groupFields.forEach(g -> copy.groupFields.add(new GroupField(g)));
+    copy.aggregates = new ArrayList<>();
+    aggregates.forEach(a -> copy.aggregates.add(new WindowAggregate(a)));
+    return copy;
+  }
+
+  /** The settings resolved against variables and the input fields, or null with the problems. */
+  public WindowSettings resolve(IVariables variables, IRowMeta input, List<String> problems) {
+    return WindowSettings.resolve(this, variables, input, problems);
+  }
+
+  @Override
+  public void getFields(IRowMeta rowMeta, String origin, IRowMeta[] info, TransformMeta nextTransform,
+      IVariables variables, IHopMetadataProvider metadataProvider) throws HopTransformException {
+    String reason = Settings.resolve(variables, lateReasonField);
+    if (nextTransform != null && lateTargetTransform() != null
+        && nextTransform.getName().equalsIgnoreCase(lateTargetTransform())) {
+      if (reason != null) {
+        ValueMetaString v = new ValueMetaString(reason);
+        v.setOrigin(origin);
+        rowMeta.addValueMeta(v);
+      }
+      return;
+    }
+    IRowMeta output = WindowSettings.outputLayout(this, variables, rowMeta);
+    rowMeta.clear();
+    output.getValueMetaList().forEach(v -> v.setOrigin(origin));
+    rowMeta.addRowMeta(output);
+  }
+
+  @Override
+  public void check(List<ICheckResult> remarks, PipelineMeta pipelineMeta, TransformMeta transformMeta,
+      IRowMeta prev, String[] input, String[] output, IRowMeta info, IVariables variables,
+      IHopMetadataProvider metadataProvider) {
+    List<String> problems = Settings.problems();
+    if (input.length == 0) {
+      problems.add("No input: connect a transform that sends the rows to window, e.g. Event File Input");
+    }
+    resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
+    if (transformMeta.getCopies(variables) > 1) {
+      problems.add("Copies: the windows need every row in arrival order in one place: run one copy of this transform");
+    }
+    String target = lateTargetTransform();
+    if (target != null && (output == null || java.util.Arrays.stream(output).noneMatch(target::equalsIgnoreCase))) {
+      problems.add("Late rows target: '" + target + "' is not a transform this one sends rows to: draw a hop to it"
+          + " and choose 'Late rows', or clear the target");
+    }
+    Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventTimeWindow.CheckResult.OK"));
+  }
+
+  @Override
+  public boolean supportsErrorHandling() {
+    return true;
+  }
+
+  /** One copy sees every row in arrival order; copies would each see a part of the stream. */
+  @Override
+  public boolean supportsMultiCopyExecution() {
+    return false;
+  }
+
+  @Override
+  public boolean excludeFromCopyDistributeVerification() {
+    // the late rows go to their target, not to the main output, so there is nothing to ask
+    return true;
+  }
+
+  @Override
+  public ITransformIOMeta getTransformIOMeta() {
+    ITransformIOMeta ioMeta = super.getTransformIOMeta(false);
+    if (ioMeta == null) {
+      ioMeta = new TransformIOMeta(true, true, false, false, false, false);
+      ioMeta.addStream(new Stream(IStream.StreamType.TARGET, null,
+          BaseMessages.getString(PKG, "EventTimeWindow.LateStream.Description"), StreamIcon.TARGET, null));
+      setTransformIOMeta(ioMeta);
+    }
+    return ioMeta;
+  }
+
+  @Override
+  public void searchInfoAndTargetTransforms(List<TransformMeta> transforms) {
+    IStream stream = lateStream();
+    stream.setTransformMeta(TransformMeta.findTransform(transforms, (String) stream.getSubject()));
+  }
+
+  @Override
+  public void resetTransformIoMeta() {
+    // keep the late target: it lives in the IO metadata
+  }
+
+  private IStream lateStream() {
+    return getTransformIOMeta().getTargetStreams().get(0);
+  }
+
+  private String lateTargetTransform() {
+    IStream stream = lateStream();
+    if (stream.getTransformMeta() != null) {
+      return stream.getTransformMeta().getName();
+    }
+    Object subject = stream.getSubject();
+    return subject == null || subject.toString().isBlank() ? null : subject.toString();
+  }
+
+  public String getLateTargetTransform() {
+    return lateTargetTransform();
+  }
+
+  public void setLateTargetTransform(String name) {
+    IStream stream = lateStream();
+    stream.setSubject(name);
+    if (stream.getTransformMeta() != null && !Objects.equals(stream.getTransformMeta().getName(), name)) {
+      stream.setTransformMeta(null);
+    }
+  }
+
+  public String getTimeField() {
+    return timeField;
+  }
+
+  public void setTimeField(String timeField) {
+    this.timeField = timeField;
+  }
+
+  public String getTimeFormat() {
+    return timeFormat;
+  }
+
+  public void setTimeFormat(String timeFormat) {
+    this.timeFormat = timeFormat;
+  }
+
+  public String getEpochUnit() {
+    return epochUnit;
+  }
+
+  public void setEpochUnit(String epochUnit) {
+    this.epochUnit = epochUnit;
+  }
+
+  public String getTimeZone() {
+    return timeZone;
+  }
+
+  public void setTimeZone(String timeZone) {
+    this.timeZone = timeZone;
+  }
+
+  public String getWindowKind() {
+    return windowKind;
+  }
+
+  public void setWindowKind(String windowKind) {
+    this.windowKind = windowKind;
+  }
+
+  public String getWindowSize() {
+    return windowSize;
+  }
+
+  public void setWindowSize(String windowSize) {
+    this.windowSize = windowSize;
+  }
+
+  public String getWindowSlide() {
+    return windowSlide;
+  }
+
+  public void setWindowSlide(String windowSlide) {
+    this.windowSlide = windowSlide;
+  }
+
+  public String getSessionGap() {
+    return sessionGap;
+  }
+
+  public void setSessionGap(String sessionGap) {
+    this.sessionGap = sessionGap;
+  }
+
+  public String getWindowOffset() {
+    return windowOffset;
+  }
+
+  public void setWindowOffset(String windowOffset) {
+    this.windowOffset = windowOffset;
+  }
+
+  public List<GroupField> getGroupFields() {
+    return groupFields;
+  }
+
+  public void setGroupFields(List<GroupField> groupFields) {
+    this.groupFields = groupFields;
+  }
+
+  public List<WindowAggregate> getAggregates() {
+    return aggregates;
+  }
+
+  public void setAggregates(List<WindowAggregate> aggregates) {
+    this.aggregates = aggregates;
+  }
+
+  public String getWindowStartField() {
+    return windowStartField;
+  }
+
+  public void setWindowStartField(String windowStartField) {
+    this.windowStartField = windowStartField;
+  }
+
+  public String getWindowEndField() {
+    return windowEndField;
+  }
+
+  public void setWindowEndField(String windowEndField) {
+    this.windowEndField = windowEndField;
+  }
+
+  public String getWatermarkDelay() {
+    return watermarkDelay;
+  }
+
+  public void setWatermarkDelay(String watermarkDelay) {
+    this.watermarkDelay = watermarkDelay;
+  }
+
+  public String getLatePolicy() {
+    return latePolicy;
+  }
+
+  public void setLatePolicy(String latePolicy) {
+    this.latePolicy = latePolicy;
+  }
+
+  public String getLateReasonField() {
+    return lateReasonField;
+  }
+
+  public void setLateReasonField(String lateReasonField) {
+    this.lateReasonField = lateReasonField;
+  }
+
+  public String getStateFolder() {
+    return stateFolder;
+  }
+
+  public void setStateFolder(String stateFolder) {
+    this.stateFolder = stateFolder;
+  }
+
+  public String getIdleTimeout() {
+    return idleTimeout;
+  }
+
+  public void setIdleTimeout(String idleTimeout) {
+    this.idleTimeout = idleTimeout;
+  }
+}

@@ -1,0 +1,362 @@
+package io.eventtime.hop.window;
+
+import io.eventtime.core.AggregateKind;
+import io.eventtime.core.AggregateSpec;
+import io.eventtime.core.DurationText;
+import io.eventtime.core.LatePolicy;
+import io.eventtime.core.ValueType;
+import io.eventtime.core.WindowQuery;
+import io.eventtime.core.WindowSpec;
+import io.eventtime.hop.EventTimeReader;
+import io.eventtime.hop.HopValues;
+import io.eventtime.hop.Settings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.IValueMeta;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.value.ValueMetaInteger;
+import org.apache.hop.core.row.value.ValueMetaNumber;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.core.row.value.ValueMetaTimestamp;
+import org.apache.hop.core.variables.IVariables;
+
+/**
+ * The settings of an Event Time Window transform with variables resolved and checked against
+ * the input fields: the core's {@link WindowQuery}, how to read the time field, where each value
+ * sits in an input row, and the layout of the window rows. The local engine runs from it, and a
+ * translation to another engine can build its windows from {@link #query()} and
+ * {@link #timeReader()}.
+ */
+public final class WindowSettings {
+  /** The aggregates the dialog offers; a count with no field counts rows. */
+  public static final String[] AGGREGATES = {"count", "count distinct", "sum", "min", "max", "avg", "first", "last"};
+
+  public static final String[] KINDS = {"tumbling", "hopping", "session"};
+
+  private final WindowQuery query;
+  private final EventTimeReader timeReader;
+  private final String timeField;
+  private final int timeIndex;
+  private final int[] keyIndexes;
+  private final int[] inputIndexes;
+  private final IRowMeta outputRowMeta;
+  private final String lateReasonField;
+  private final long idleTimeoutMillis;
+  private final String stateFolder;
+
+  private WindowSettings(WindowQuery query, EventTimeReader timeReader, String timeField, int timeIndex,
+      int[] keyIndexes, int[] inputIndexes, IRowMeta outputRowMeta, String lateReasonField, long idleTimeoutMillis,
+      String stateFolder) {
+    this.query = query;
+    this.timeReader = timeReader;
+    this.timeField = timeField;
+    this.timeIndex = timeIndex;
+    this.keyIndexes = keyIndexes;
+    this.inputIndexes = inputIndexes;
+    this.outputRowMeta = outputRowMeta;
+    this.lateReasonField = lateReasonField;
+    this.idleTimeoutMillis = idleTimeoutMillis;
+    this.stateFolder = stateFolder;
+  }
+
+  /**
+   * Resolves and checks every setting; each problem is added to {@code problems} with how to
+   * fix it, and null is returned when there is any. With a null {@code input} (the designer
+   * knows no input yet) the fields are not looked up.
+   */
+  public static WindowSettings resolve(EventTimeWindowMeta meta, IVariables variables, IRowMeta input,
+      List<String> problems) {
+    int before = problems.size();
+    WindowSettings settings = build(meta, variables, input, problems);
+    return problems.size() > before ? null : settings;
+  }
+
+  /**
+   * The layout of the window rows for the designer, as far as the settings allow even when some
+   * are wrong (a field whose type cannot be told is a String).
+   */
+  public static IRowMeta outputLayout(EventTimeWindowMeta meta, IVariables variables, IRowMeta input) {
+    return build(meta, variables, input == null || input.isEmpty() ? null : input, new ArrayList<>()).outputRowMeta;
+  }
+
+  private static WindowSettings build(EventTimeWindowMeta meta, IVariables variables, IRowMeta input,
+      List<String> problems) {
+    int before = problems.size();
+
+    String timeField = Settings.resolve(variables, meta.getTimeField());
+    int timeIndex = Settings.fieldIndex("Time field", timeField, input, problems);
+    EventTimeReader reader = EventTimeReader.of(Settings.resolve(variables, meta.getTimeFormat()),
+        Settings.resolve(variables, meta.getEpochUnit()), Settings.resolve(variables, meta.getTimeZone()), problems);
+
+    WindowSpec spec = windowSpec(meta, variables, problems);
+    String delayText = Settings.resolve(variables, meta.getWatermarkDelay());
+    Long delay = delayText == null ? Long.valueOf(0) : Settings.duration("Watermark delay", delayText, problems);
+    LatePolicy policy = LatePolicy.WINDOW;
+    String policyText = Settings.resolve(variables, meta.getLatePolicy());
+    if (policyText != null) {
+      try {
+        policy = LatePolicy.parse(policyText);
+      } catch (IllegalArgumentException e) {
+        problems.add("Late policy: " + e.getMessage());
+      }
+    }
+
+    IRowMeta output = new RowMeta();
+    List<String> outputNames = new ArrayList<>();
+    List<String> keyFields = new ArrayList<>();
+    int[] keyIndexes = new int[meta.getGroupFields().size()];
+    for (int i = 0; i < keyIndexes.length; i++) {
+      String name = Settings.resolve(variables, meta.getGroupFields().get(i).getName());
+      if (name == null) {
+        problems.add("Group by: line " + (i + 1) + " has no field name: fill it in or remove the line");
+        continue;
+      }
+      keyFields.add(name);
+      keyIndexes[i] = Settings.fieldIndex("Group by", name, input, problems);
+      if (keyIndexes[i] >= 0 && HopValues.valueType(input.getValueMeta(keyIndexes[i])) == null) {
+        problems.add("Group by: the field '" + name + "' is of type " + input.getValueMeta(keyIndexes[i]).getTypeDesc()
+            + ", which cannot be a key: group by a number, string, boolean, date or timestamp field");
+      }
+      output.addValueMeta(keyIndexes[i] >= 0 ? normalCopy(input.getValueMeta(keyIndexes[i]), name) : new ValueMetaString(name));
+      outputNames.add(name);
+    }
+
+    String start = Settings.resolve(variables, meta.getWindowStartField());
+    String end = Settings.resolve(variables, meta.getWindowEndField());
+    if (start == null) {
+      problems.add("Window start field: missing: name the output field of each window's start, e.g. window_start");
+    }
+    if (end == null) {
+      problems.add("Window end field: missing: name the output field of each window's end, e.g. window_end");
+    }
+    output.addValueMeta(new ValueMetaTimestamp(start == null ? "window_start" : start));
+    output.addValueMeta(new ValueMetaTimestamp(end == null ? "window_end" : end));
+    outputNames.add(start);
+    outputNames.add(end);
+
+    List<AggregateSpec> aggregates = new ArrayList<>();
+    int[] inputIndexes = new int[meta.getAggregates().size()];
+    for (int i = 0; i < inputIndexes.length; i++) {
+      WindowAggregate a = meta.getAggregates().get(i);
+      inputIndexes[i] = -1;
+      AggregateSpec spec1 = aggregate(i + 1, a, variables, problems);
+      if (spec1 == null) {
+        continue;
+      }
+      aggregates.add(spec1);
+      outputNames.add(spec1.outputName());
+      IValueMeta in = null;
+      if (spec1.kind().needsInput()) {
+        inputIndexes[i] = Settings.fieldIndex("Aggregate " + (i + 1) + " (" + spec1 + ")", spec1.inputField(), input, problems);
+        in = inputIndexes[i] >= 0 ? input.getValueMeta(inputIndexes[i]) : null;
+      }
+      output.addValueMeta(aggregateMeta(spec1, in, problems, i + 1));
+    }
+    if (aggregates.isEmpty() && meta.getAggregates().isEmpty()) {
+      problems.add("Aggregates: none: add at least one, e.g. count with no field to count the rows of each window");
+    }
+    Settings.requireDistinct(outputNames, problems);
+
+    String lateReason = Settings.resolve(variables, meta.getLateReasonField());
+    if (meta.getLateTargetTransform() != null && lateReason == null) {
+      problems.add("Late reason field: missing: name the field that tells the late rows target why each row is late,"
+          + " e.g. late_reason");
+    }
+    if (lateReason != null && input != null && input.indexOfValue(lateReason) >= 0) {
+      problems.add("Late reason field: '" + lateReason + "' is already an input field: give the reason its own name");
+    }
+    long idle = 0;
+    String idleText = Settings.resolve(variables, meta.getIdleTimeout());
+    if (idleText != null) {
+      Long millis = Settings.positiveDuration("Idle timeout", idleText, problems);
+      idle = millis == null ? 0 : millis;
+    }
+
+    WindowQuery query = problems.size() > before || spec == null ? null
+        : new WindowQuery(spec, keyFields, aggregates, delay, policy);
+    return new WindowSettings(query, reader, timeField, timeIndex, keyIndexes, inputIndexes, output, lateReason, idle,
+        Settings.resolve(variables, meta.getStateFolder()));
+  }
+
+  private static WindowSpec windowSpec(EventTimeWindowMeta meta, IVariables variables, List<String> problems) {
+    String kind = Settings.resolve(variables, meta.getWindowKind());
+    String k = kind == null ? "" : kind.toLowerCase(Locale.ROOT);
+    Long offset = 0L;
+    String offsetText = Settings.resolve(variables, meta.getWindowOffset());
+    try {
+      switch (k) {
+        case "tumbling": {
+          Long size = Settings.positiveDuration("Window size", Settings.resolve(variables, meta.getWindowSize()), problems);
+          offset = offset(offsetText, problems);
+          return size == null || offset == null ? null : WindowSpec.tumbling(size).withOffset(offset);
+        }
+        case "hopping": {
+          String sizeText = Settings.resolve(variables, meta.getWindowSize());
+          String slideText = Settings.resolve(variables, meta.getWindowSlide());
+          Long size = Settings.positiveDuration("Window size", sizeText, problems);
+          Long slide = Settings.positiveDuration("Window slide", slideText, problems);
+          offset = offset(offsetText, problems);
+          if (size != null && slide != null && slide > size) {
+            problems.add("Window slide: the slide (" + slideText + ") is larger than the size (" + sizeText
+                + "), so some rows would fall in no window: make the slide at most the size,"
+                + " or use a tumbling window");
+            return null;
+          }
+          return size == null || slide == null || offset == null ? null : WindowSpec.hopping(slide, size).withOffset(offset);
+        }
+        case "session": {
+          Long gap = Settings.positiveDuration("Session gap", Settings.resolve(variables, meta.getSessionGap()), problems);
+          if (offsetText != null) {
+            problems.add("Window offset: applies to tumbling and hopping windows only: clear it for session windows");
+          }
+          return gap == null ? null : WindowSpec.session(gap);
+        }
+        default:
+          problems.add("Window kind: " + (kind == null ? "missing" : "'" + kind + "' is unknown")
+              + ": choose tumbling, hopping or session");
+          return null;
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add("Window: " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static Long offset(String text, List<String> problems) {
+    if (text == null) {
+      return 0L;
+    }
+    try {
+      return DurationText.parseMillis(text);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      problems.add("Window offset: " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static AggregateSpec aggregate(int line, WindowAggregate a, IVariables variables, List<String> problems) {
+    String field = Settings.resolve(variables, a.getField());
+    String kindText = Settings.resolve(variables, a.getAggregate());
+    String out = Settings.resolve(variables, a.getOutputName());
+    String where = "Aggregate " + line + ": ";
+    if (kindText == null) {
+      problems.add(where + "no aggregate chosen: choose one of " + String.join(", ", AGGREGATES));
+      return null;
+    }
+    AggregateKind kind;
+    try {
+      kind = AggregateKind.parse(kindText);
+    } catch (IllegalArgumentException e) {
+      problems.add(where + "unknown aggregate '" + kindText + "': choose one of " + String.join(", ", AGGREGATES));
+      return null;
+    }
+    if (kind == AggregateKind.COUNT && field == null) {
+      kind = AggregateKind.COUNT_ALL;
+    }
+    if (out == null) {
+      problems.add(where + kind.label() + " has no output name: name the field it is written to");
+      return null;
+    }
+    if (kind.needsInput() && field == null) {
+      problems.add(where + kind.label() + " needs an input field: pick the field to " + kind.label()
+          + " for output '" + out + "'");
+      return null;
+    }
+    return new AggregateSpec(kind, field, out);
+  }
+
+  private static IValueMeta aggregateMeta(AggregateSpec spec, IValueMeta input, List<String> problems, int line) {
+    String name = spec.outputName();
+    switch (spec.kind()) {
+      case COUNT_ALL:
+      case COUNT:
+      case COUNT_DISTINCT:
+        return new ValueMetaInteger(name);
+      default:
+        break;
+    }
+    if (input == null) {
+      return spec.kind() == AggregateKind.AVG || spec.kind() == AggregateKind.SUM
+          ? new ValueMetaNumber(name) : new ValueMetaString(name);
+    }
+    ValueType type = HopValues.valueType(input);
+    if (type == null) {
+      problems.add("Aggregate " + line + " (" + spec + "): the field '" + input.getName() + "' is of type "
+          + input.getTypeDesc() + ", which cannot be aggregated: use a number, string, boolean, date or timestamp field");
+      return new ValueMetaString(name);
+    }
+    try {
+      spec.kind().resultType(type);
+    } catch (IllegalArgumentException e) {
+      problems.add("Aggregate " + line + " (" + spec + "): the field '" + input.getName() + "' is of type "
+          + input.getTypeDesc() + ": " + e.getMessage());
+      return new ValueMetaString(name);
+    }
+    switch (spec.kind()) {
+      case AVG:
+        return new ValueMetaNumber(name);
+      case SUM:
+        return input.getType() == IValueMeta.TYPE_INTEGER ? new ValueMetaInteger(name) : new ValueMetaNumber(name);
+      default:
+        return normalCopy(input, name);
+    }
+  }
+
+  /** A copy of an input field's metadata under {@code name}, in normal storage. */
+  private static IValueMeta normalCopy(IValueMeta meta, String name) {
+    IValueMeta copy = meta.clone();
+    copy.setName(name);
+    copy.setStorageType(IValueMeta.STORAGE_TYPE_NORMAL);
+    copy.setStorageMetadata(null);
+    return copy;
+  }
+
+  public WindowQuery query() {
+    return query;
+  }
+
+  public EventTimeReader timeReader() {
+    return timeReader;
+  }
+
+  public String timeField() {
+    return timeField;
+  }
+
+  public int timeIndex() {
+    return timeIndex;
+  }
+
+  public int[] keyIndexes() {
+    return keyIndexes;
+  }
+
+  /** Where each aggregate's input sits in an input row; -1 for a count of rows. */
+  public int[] inputIndexes() {
+    return inputIndexes;
+  }
+
+  /** The layout of a window row: the group-by fields, window start and end, the aggregates. */
+  public IRowMeta outputRowMeta() {
+    return outputRowMeta;
+  }
+
+  public String lateReasonField() {
+    return lateReasonField;
+  }
+
+  /**
+   * The folder of the state carried between runs (the core's state store), or null when each
+   * run emits all its windows.
+   */
+  public String stateFolder() {
+    return stateFolder;
+  }
+
+  /** Wall-clock milliseconds without rows after which the watermark follows the clock; 0 for never. */
+  public long idleTimeoutMillis() {
+    return idleTimeoutMillis;
+  }
+}
