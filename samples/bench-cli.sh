@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The eventtime command line's benchmark (docs/benchmarks-cli.md): the local runner on a generated
+# The eventtime command line's benchmark (docs/benchmarks.md, issue 3): the local runner on a generated
 # NDJSON file (1 GiB by default), beside DuckDB computing the same answer with its own JSON reader.
 # Prints each side's wall time, events/s and peak resident memory (from /usr/bin/time).
 #   samples/bench-cli.sh [bytes] [dir]
