@@ -1,14 +1,16 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * The running state of one aggregate in one window. Accumulators merge, so that session
  * windows can be joined and partial results combined across workers. Null inputs are skipped
- * by every aggregate but count(*), first and last.
+ * by every aggregate but count(*), first and last. Accumulators are serializable so that
+ * engines can move partial aggregates between workers.
  */
-public abstract sealed class Accumulator
+public abstract sealed class Accumulator implements Serializable
     permits Accumulator.CountAll, Accumulator.Count, Accumulator.CountDistinct, Accumulator.Sum,
         Accumulator.Extreme, Accumulator.Avg, Accumulator.ByArrival {
 

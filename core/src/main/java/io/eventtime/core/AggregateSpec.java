@@ -1,12 +1,13 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * One aggregate of a window: what to compute, over which input field, and the name of the
  * output column. {@code count(*)} has no input field.
  */
-public record AggregateSpec(AggregateKind kind, String inputField, String outputName) {
+public record AggregateSpec(AggregateKind kind, String inputField, String outputName) implements Serializable {
   public AggregateSpec {
     Objects.requireNonNull(kind, "kind");
     if (kind.needsInput() && (inputField == null || inputField.isBlank())) {

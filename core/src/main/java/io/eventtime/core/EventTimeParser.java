@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -24,7 +25,7 @@ import java.util.Objects;
  * given pattern. Times without a zone are read in the parser's zone (UTC unless set).
  * A value it cannot read raises {@link EventTimeException} saying why.
  */
-public final class EventTimeParser {
+public final class EventTimeParser implements Serializable {
 
   /** The unit of event times given as whole numbers. */
   public enum EpochUnit {
@@ -66,21 +67,24 @@ public final class EventTimeParser {
   private final ZoneId zone;
   private final EpochUnit epochUnit;
   private final String pattern;
-  private final DateTimeFormatter formatter;
+  private transient DateTimeFormatter formatter;
 
   private EventTimeParser(ZoneId zone, EpochUnit epochUnit, String pattern) {
     this.zone = Objects.requireNonNull(zone, "zone");
     this.epochUnit = Objects.requireNonNull(epochUnit, "epochUnit");
-    this.pattern = pattern;
-    if (pattern == null || pattern.isBlank()) {
-      this.formatter = ISO;
-    } else {
-      try {
-        this.formatter = DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("the time pattern '" + pattern + "' is not valid (" + e.getMessage()
-            + "): write it as java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss");
-      }
+    this.pattern = pattern == null || pattern.isBlank() ? null : pattern;
+    this.formatter = formatterFor(this.pattern);
+  }
+
+  private static DateTimeFormatter formatterFor(String pattern) {
+    if (pattern == null) {
+      return ISO;
+    }
+    try {
+      return DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the time pattern '" + pattern + "' is not valid (" + e.getMessage()
+          + "): write it as java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss");
     }
   }
 
@@ -160,6 +164,9 @@ public final class EventTimeParser {
     String s = text.trim();
     if (s.isEmpty()) {
       throw new EventTimeException("the time is an empty string");
+    }
+    if (formatter == null) {
+      formatter = formatterFor(pattern); // not serialized: rebuilt after the parser travels to a worker
     }
     try {
       TemporalAccessor t = formatter.parse(s);

@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
 
@@ -8,7 +9,7 @@ import java.util.List;
  * fields every row has the {@link #GLOBAL} key. Keys order by their values, field after field,
  * so that windows that close together come out in a stable order.
  */
-public final class Key implements Comparable<Key> {
+public final class Key implements Comparable<Key>, Serializable {
   public static final Key GLOBAL = new Key(new Object[0]);
 
   private final Object[] values;

@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,7 +10,7 @@ import java.util.Objects;
  * share the query.
  */
 public record WindowQuery(WindowSpec spec, List<String> keyFields, List<AggregateSpec> aggregates,
-    long delayMillis, LatePolicy latePolicy) {
+    long delayMillis, LatePolicy latePolicy) implements Serializable {
 
   public WindowQuery {
     Objects.requireNonNull(spec, "a window spec is required");
@@ -25,6 +26,10 @@ public record WindowQuery(WindowSpec spec, List<String> keyFields, List<Aggregat
   /** A query with no keys, no aggregates, no delay and the default {@code window} policy. */
   public static WindowQuery of(WindowSpec spec) {
     return new WindowQuery(spec, List.of(), List.of(), 0, LatePolicy.WINDOW);
+  }
+
+  public WindowQuery withSpec(WindowSpec s) {
+    return new WindowQuery(s, keyFields, aggregates, delayMillis, latePolicy);
   }
 
   public WindowQuery withKeys(String... fields) {

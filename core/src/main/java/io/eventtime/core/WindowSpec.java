@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.Locale;
 
 /**
@@ -11,7 +12,8 @@ import java.util.Locale;
  * made: a size, slide or gap that is not positive, or a slide larger than the size (which would
  * leave rows in no window at all), is refused with a message that says how to fix it.
  */
-public sealed interface WindowSpec permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
+public sealed interface WindowSpec extends Serializable
+    permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
 
   /** Fixed windows of {@code sizeMillis}, the grid shifted by {@code offsetMillis}. */
   static Tumbling tumbling(long sizeMillis) {

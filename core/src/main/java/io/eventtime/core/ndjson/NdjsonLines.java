@@ -42,11 +42,20 @@ public final class NdjsonLines {
       if (t != JsonToken.END_OBJECT) {
         throw new MalformedLineException("the JSON object is not closed");
       }
-      JsonToken extra = p.nextToken();
+      long objectEnd = p.currentTokenLocation().getCharOffset() + 1;
+      String extra;
+      try {
+        JsonToken after = p.nextToken();
+        extra = after == null ? null : describe(after);
+      } catch (JsonProcessingException e) {
+        extra = "'" + line.substring((int) Math.min(line.length(), objectEnd)).trim() + "'";
+      }
       if (extra != null) {
-        throw new MalformedLineException("there is more after the JSON object (" + describe(extra) + ")");
+        throw new MalformedLineException("there is more after the JSON object (" + extra + ")");
       }
       return fields;
+    } catch (MalformedLineException e) {
+      throw e;
     } catch (JsonProcessingException e) {
       throw new MalformedLineException("malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {

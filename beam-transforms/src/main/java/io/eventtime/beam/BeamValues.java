@@ -1,0 +1,98 @@
+package io.eventtime.beam;
+
+import io.eventtime.core.ValueType;
+import io.eventtime.core.Values;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.schemas.Schema.TypeName;
+import org.joda.time.ReadableInstant;
+
+/** Converts between the values of Beam rows and the core's value types. */
+final class BeamValues {
+  private BeamValues() {}
+
+  /** The core type of a Beam field type, or null where the core has none. */
+  static ValueType coreType(FieldType type) {
+    TypeName name = type.getTypeName();
+    switch (name) {
+      case BYTE:
+      case INT16:
+      case INT32:
+      case INT64:
+        return ValueType.INT64;
+      case FLOAT:
+      case DOUBLE:
+      case DECIMAL:
+        return ValueType.DOUBLE;
+      case STRING:
+        return ValueType.STRING;
+      case BOOLEAN:
+        return ValueType.BOOLEAN;
+      case DATETIME:
+        return ValueType.TIMESTAMP;
+      case LOGICAL_TYPE:
+        Object base = type.getLogicalType().getBaseType();
+        return coreType((FieldType) base);
+      default:
+        return null;
+    }
+  }
+
+  /** The Beam field type that holds values of a core type. */
+  static FieldType beamType(ValueType type) {
+    switch (type) {
+      case INT64:
+        return FieldType.INT64;
+      case DOUBLE:
+        return FieldType.DOUBLE;
+      case BOOLEAN:
+        return FieldType.BOOLEAN;
+      case TIMESTAMP:
+        return FieldType.DATETIME;
+      default:
+        return FieldType.STRING;
+    }
+  }
+
+  /** A Beam row value as the core holds it. */
+  static Object toCore(Object value) {
+    if (value instanceof ReadableInstant i) {
+      return java.time.Instant.ofEpochMilli(i.getMillis());
+    }
+    if (value instanceof LocalDateTime t) {
+      return t.toInstant(ZoneOffset.UTC);
+    }
+    return Values.normalize(value);
+  }
+
+  /** A core value as a Beam row value of {@code type} (one of {@link #beamType}'s). */
+  static Object toBeam(Object value, FieldType type) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof java.time.Instant i) {
+      return new org.joda.time.Instant(i.toEpochMilli());
+    }
+    switch (type.getTypeName()) {
+      case INT64:
+        return ((Number) value).longValue();
+      case DOUBLE:
+        return ((Number) value).doubleValue();
+      case STRING:
+        return value.toString();
+      default:
+        return value;
+    }
+  }
+
+  /** Whether a field of {@code schema} exists, said as an error that lists the fields if not. */
+  static int requireField(Schema schema, String field, String role) {
+    if (field == null || !schema.hasField(field)) {
+      throw new IllegalArgumentException("the " + role + " field '" + field + "' is not in the input rows;"
+          + " the fields are " + schema.getFieldNames());
+    }
+    return schema.indexOf(field);
+  }
+}

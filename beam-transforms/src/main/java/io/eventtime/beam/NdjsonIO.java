@@ -1,0 +1,327 @@
+package io.eventtime.beam;
+
+import io.eventtime.core.EventTimeException;
+import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.ValueType;
+import io.eventtime.core.ndjson.MalformedLineException;
+import io.eventtime.core.ndjson.NdjsonLines;
+import io.eventtime.core.ndjson.SchemaInference;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.PInput;
+import org.apache.beam.sdk.values.POutput;
+import org.apache.beam.sdk.values.PValue;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+
+/**
+ * Reads newline-delimited JSON files as a replay of a stream: rows in arrival order, each with
+ * its arrival position in the field {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD} (the files in
+ * name order, then the lines of each). Lines that are not JSON objects, and values that do not
+ * fit their column's type, go to the rejected output with the file, line, field and reason.
+ *
+ * <pre>{@code
+ * NdjsonIO.Result read = pipeline.apply(NdjsonIO.read("events-*.ndjson"));
+ * read.rows();      // Rows with the inferred (or given) schema and _arrival
+ * read.rejected();  // source, line, field, text, reason
+ * }</pre>
+ *
+ * <p>The schema is given with {@link Read#withSchema} or inferred, when the pipeline is built,
+ * from the first {@link Read#withSampleSize lines} of the files: whole numbers are INT64, other
+ * numbers DOUBLE, date-time strings DATETIME, other strings STRING.
+ */
+public final class NdjsonIO {
+  /** The fields of a rejected line. */
+  public static final Schema REJECTED_SCHEMA = Schema.builder()
+      .addStringField("source")
+      .addInt64Field("line")
+      .addNullableField("field", FieldType.STRING)
+      .addStringField("text")
+      .addStringField("reason")
+      .build();
+
+  /** Bits of the arrival position that hold the line number; the file's index sits above them. */
+  static final int LINE_BITS = 40;
+
+  private NdjsonIO() {}
+
+  public static Read read(String filepattern) {
+    return new Read(List.of(filepattern), null, 1000);
+  }
+
+  /** The arrival position of line {@code line} (1-based) of the {@code fileIndex}-th file. */
+  public static long position(int fileIndex, long line) {
+    return ((long) fileIndex << LINE_BITS) | line;
+  }
+
+  /** The rows read and the lines rejected. */
+  public static final class Result implements POutput {
+    private final PCollectionTuple outputs;
+
+    private Result(PCollectionTuple outputs) {
+      this.outputs = outputs;
+    }
+
+    /** The rows, with the arrival position in {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD}. */
+    public PCollection<Row> rows() {
+      return outputs.get(Read.ROWS);
+    }
+
+    /** The rejected lines: source, line, field, text and reason ({@link #REJECTED_SCHEMA}). */
+    public PCollection<Row> rejected() {
+      return outputs.get(Read.REJECTED);
+    }
+
+    @Override
+    public Pipeline getPipeline() {
+      return outputs.getPipeline();
+    }
+
+    @Override
+    public Map<TupleTag<?>, PValue> expand() {
+      return outputs.expand();
+    }
+
+    @Override
+    public void finishSpecifyingOutput(String name, PInput input, PTransform<?, ?> transform) {}
+  }
+
+  /** Reads files that match one or more patterns. */
+  public static final class Read extends PTransform<PBegin, Result> {
+    private final List<String> patterns;
+    private final Schema schema;
+    private final int sampleSize;
+
+    private Read(List<String> patterns, Schema schema, int sampleSize) {
+      this.patterns = patterns;
+      this.schema = schema;
+      this.sampleSize = sampleSize;
+    }
+
+    /** Also the files of another pattern; all files are read in name order. */
+    public Read and(String filepattern) {
+      List<String> all = new ArrayList<>(patterns);
+      all.add(filepattern);
+      return new Read(all, schema, sampleSize);
+    }
+
+    /** The schema of the rows, instead of inferring it (without the arrival field). */
+    public Read withSchema(Schema s) {
+      return new Read(patterns, s, sampleSize);
+    }
+
+    /** How many lines the schema is inferred from (default 1000). */
+    public Read withSampleSize(int lines) {
+      if (lines < 1) {
+        throw new IllegalArgumentException("the sample size must be at least 1 line, got " + lines);
+      }
+      return new Read(patterns, schema, lines);
+    }
+
+    static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
+    static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
+
+    @Override
+    public Result expand(PBegin begin) {
+      List<String> files = matchFiles();
+      Schema rowSchema = withArrival(schema != null ? schema : infer(files));
+      List<KV<Long, String>> indexed = new ArrayList<>();
+      for (int i = 0; i < files.size(); i++) {
+        indexed.add(KV.of((long) i, files.get(i)));
+      }
+      PCollectionTuple out = begin
+          .apply("Files", Create.of(indexed).withCoder(KvCoder.of(VarLongCoder.of(), StringUtf8Coder.of())))
+          .apply("SpreadFiles", Reshuffle.viaRandomKey())
+          .apply("ReadLines", ParDo.of(new ReadFileFn(rowSchema)).withOutputTags(ROWS, TupleTagList.of(REJECTED)));
+      out.get(ROWS).setRowSchema(rowSchema);
+      out.get(REJECTED).setRowSchema(REJECTED_SCHEMA);
+      return new Result(out);
+    }
+
+    private List<String> matchFiles() {
+      List<String> files = new ArrayList<>();
+      for (String p : patterns) {
+        try {
+          MatchResult m = FileSystems.match(p);
+          if (m.status() != MatchResult.Status.OK || m.metadata().isEmpty()) {
+            throw new IllegalArgumentException("no file matches '" + p + "': check the path or pattern");
+          }
+          m.metadata().stream().map(md -> md.resourceId().toString()).forEach(files::add);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot list the files of '" + p + "': " + e.getMessage(), e);
+        }
+      }
+      files.sort(Comparator.naturalOrder());
+      return files.stream().distinct().toList();
+    }
+
+    private Schema infer(List<String> files) {
+      SchemaInference inference = new SchemaInference();
+      int seen = 0;
+      for (String f : files) {
+        try (BufferedReader in = open(f)) {
+          for (String line; seen < sampleSize && (line = in.readLine()) != null; ) {
+            if (NdjsonLines.isBlank(line)) {
+              continue;
+            }
+            try {
+              inference.observe(NdjsonLines.parse(line));
+              seen++;
+            } catch (MalformedLineException skipped) {
+              // rejected with its reason when the file is read; it tells nothing of the schema
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
+        }
+        if (seen >= sampleSize) {
+          break;
+        }
+      }
+      Schema.Builder b = Schema.builder();
+      inference.schema().forEach((name, type) -> b.addNullableField(name, BeamValues.beamType(type)));
+      return b.build();
+    }
+
+    private static Schema withArrival(Schema s) {
+      if (s.hasField(EventTimeWindow.DEFAULT_ARRIVAL_FIELD)) {
+        throw new IllegalArgumentException("the rows already have a field named '" + EventTimeWindow.DEFAULT_ARRIVAL_FIELD
+            + "', which the reader uses for the arrival position: rename that field in the data");
+      }
+      return Schema.builder().addFields(s.getFields()).addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
+    }
+  }
+
+  static BufferedReader open(String file) throws IOException {
+    ResourceId id = FileSystems.matchNewResource(file, false);
+    return new BufferedReader(new InputStreamReader(Channels.newInputStream(FileSystems.open(id)), StandardCharsets.UTF_8),
+        1 << 16);
+  }
+
+  /** Reads one whole file, line by line, in order. */
+  private static final class ReadFileFn extends DoFn<KV<Long, String>, Row> {
+    private static final EventTimeParser TIMES = EventTimeParser.defaults();
+    private final Schema schema;
+    private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
+    private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+
+    ReadFileFn(Schema schema) {
+      this.schema = schema;
+    }
+
+    @ProcessElement
+    public void process(@Element KV<Long, String> file, MultiOutputReceiver out) throws IOException {
+      int fileIndex = file.getKey().intValue();
+      String name = file.getValue();
+      int fields = schema.getFieldCount() - 1;
+      try (BufferedReader in = open(name)) {
+        long number = 0;
+        for (String line; (line = in.readLine()) != null; ) {
+          number++;
+          if (NdjsonLines.isBlank(line)) {
+            continue;
+          }
+          Map<String, Object> values;
+          try {
+            values = NdjsonLines.parse(line);
+          } catch (MalformedLineException e) {
+            reject(out, name, number, null, line, e.getMessage());
+            continue;
+          }
+          Row.Builder row = Row.withSchema(schema);
+          String badField = null;
+          String reason = null;
+          for (int i = 0; i < fields && reason == null; i++) {
+            Schema.Field f = schema.getField(i);
+            try {
+              row.addValue(convert(values.get(f.getName()), f.getType()));
+            } catch (IllegalArgumentException e) {
+              badField = f.getName();
+              reason = e.getMessage();
+            }
+          }
+          if (reason != null) {
+            reject(out, name, number, badField, line, "field " + badField + ": " + reason);
+            continue;
+          }
+          out.get(Read.ROWS).output(row.addValue(position(fileIndex, number)).build());
+        }
+      }
+    }
+
+    private void reject(MultiOutputReceiver out, String source, long line, String field, String text, String reason) {
+      rowsIn.inc();
+      rowsRejected.inc();
+      out.get(Read.REJECTED).output(Row.withSchema(REJECTED_SCHEMA)
+          .addValues(source, line, field, text, "line " + line + " of " + source + ": " + reason).build());
+    }
+
+    private static Object convert(Object v, FieldType type) {
+      if (v == null) {
+        return null;
+      }
+      ValueType target = BeamValues.coreType(type);
+      switch (target) {
+        case INT64:
+          if (v instanceof Long) {
+            return v;
+          }
+          break;
+        case DOUBLE:
+          if (v instanceof Number n) {
+            return n.doubleValue();
+          }
+          break;
+        case BOOLEAN:
+          if (v instanceof Boolean) {
+            return v;
+          }
+          break;
+        case TIMESTAMP:
+          if (v instanceof String s) {
+            try {
+              return new org.joda.time.Instant(TIMES.parse(s));
+            } catch (EventTimeException e) {
+              throw new IllegalArgumentException(e.getMessage());
+            }
+          }
+          break;
+        default:
+          return v.toString();
+      }
+      throw new IllegalArgumentException("expected " + target + ", got " + describe(v));
+    }
+
+    private static String describe(Object v) {
+      return v instanceof String s ? "the string \"" + s + "\"" : v.getClass().getSimpleName().toLowerCase() + " " + v;
+    }
+  }
+}

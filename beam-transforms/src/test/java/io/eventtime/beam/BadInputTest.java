@@ -1,0 +1,174 @@
+package io.eventtime.beam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventtime.core.AggregateKind;
+import io.eventtime.core.AggregateSpec;
+import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.Stats;
+import io.eventtime.core.WindowSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.testing.PAssert;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rows and files that are wrong, and configurations that are refused before the run. */
+class BadInputTest {
+  @TempDir
+  Path dir;
+
+  private static Pipeline pipeline() {
+    return Pipeline.create(PipelineOptionsFactory.fromArgs("--runner=DirectRunner").create());
+  }
+
+  private static final Schema TEXT_TIMES = Schema.builder()
+      .addNullableField("t", FieldType.STRING).addInt64Field("_arrival").build();
+
+  private static Row textRow(String t, long arrival) {
+    return Row.withSchema(TEXT_TIMES).addValues(t, arrival).build();
+  }
+
+  @Test
+  void nullAndUnparseableTimesAreRejectedWithFieldAndReason_andCounted() {
+    Pipeline p = pipeline();
+    PCollection<Row> rows = p.apply(Create.of(textRow("2026-03-01 00:01:00", 1), textRow(null, 2),
+        textRow("yesterday", 3), textRow("2026-03-01T00:02:00Z", 4), textRow("", 5)).withRowSchema(TEXT_TIMES));
+    EventTimeWindowResult r = rows.apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
+        .withAggregates(AggregateSpec.countAll("n")));
+    PAssert.that(ConformanceSuite.format("Rejected", r.rejected())).containsInAnyOrder(
+        "null|2|t|arrival 2, field t: the time is null",
+        "yesterday|3|t|arrival 3, field t: 'yesterday' is not a time in ISO-8601 form"
+            + " (e.g. 2026-07-18 10:00:03 or 2026-07-18T10:00:03Z)",
+        "|5|t|arrival 5, field t: the time is an empty string");
+    PAssert.that(ConformanceSuite.format("Windows", r.windows())).containsInAnyOrder(
+        "2026-03-01 00:01:00|2026-03-01 00:02:00|1", "2026-03-01 00:02:00|2026-03-01 00:03:00|1");
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(5, 2, 0, 2, 2, 3));
+  }
+
+  @Test
+  void malformedLinesAreRejectedWithLineNumbers_blankLinesSkipped_typeMismatchesRejected() throws IOException {
+    Path file = dir.resolve("bad.ndjson");
+    Files.write(file, List.of(
+        "{\"k\":\"a\",\"n\":1,\"t\":\"2026-03-01 00:00:10\"}",
+        "{\"k\":\"a\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"",
+        "",
+        "[1,2,3]",
+        "{\"k\":\"b\",\"n\":\"three\",\"t\":\"2026-03-01 00:00:30\"}",
+        "{\"k\":\"b\",\"n\":4,\"t\":\"not a time\"}",
+        "{\"k\":\"b\",\"n\":5,\"t\":\"2026-03-01 00:00:50\"} trailing"));
+    String name = file.toString();
+    Pipeline p = pipeline();
+    NdjsonIO.Result in = p.apply(NdjsonIO.read(name).withSampleSize(1));
+    PAssert.that(in.rejected().apply(MapElements.into(TypeDescriptors.strings())
+        .via((Row r) -> r.getInt64("line") + "|" + r.getString("field") + "|"
+            + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
+        "2|null|line 2 of FILE: malformed JSON: Unexpected end-of-input: expected close marker for Object (start marker at [Source: (String)\"{\"k\":\"a\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"\"; line: 1, column: 1])",
+        "4|null|line 4 of FILE: the line is not a JSON object (it starts with '[')",
+        "5|n|line 5 of FILE: field n: expected INT64, got the string \"three\"",
+        "6|t|line 6 of FILE: field t: 'not a time' is not a time in ISO-8601 form (e.g. 2026-07-18 10:00:03 or 2026-07-18T10:00:03Z)",
+        "7|null|line 7 of FILE: there is more after the JSON object ('trailing')");
+    EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
+        .withKeys("k").withAggregate(AggregateKind.SUM, "n", "total"));
+    PAssert.that(ConformanceSuite.format("Windows", w.windows()))
+        .containsInAnyOrder("a|2026-03-01 00:00:00|2026-03-01 00:01:00|1");
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(6, 1, 0, 1, 1, 5));
+  }
+
+  @Test
+  void anEmptyFileYieldsNoWindowsAndNoError() throws IOException {
+    Path file = dir.resolve("empty.ndjson");
+    Files.write(file, List.of());
+    Schema schema = Schema.builder().addNullableField("t", FieldType.DATETIME).build();
+    Pipeline p = pipeline();
+    EventTimeWindowResult w = p.apply(NdjsonIO.read(file.toString()).withSchema(schema)).rows()
+        .apply(EventTimeWindow.of(WindowSpec.session(1000)).withTimeField("t").withAggregates(AggregateSpec.countAll("n")));
+    PAssert.that(w.windows()).empty();
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(0, 0, 0, 0, 0, 0));
+  }
+
+  @Test
+  void badConfigurationsAreRefusedWhenThePipelineIsBuilt() {
+    Schema schema = Schema.builder().addBooleanField("flag").addStringField("name").addNullableField("t", FieldType.STRING)
+        .addInt64Field("_arrival").build();
+    Pipeline p = pipeline();
+    PCollection<Row> rows = p.apply(Create.empty(schema));
+    assertThatThrownBy(() -> rows.apply("A", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("flag")))
+        .hasMessageContaining("the time field 'flag' is of type BOOLEAN")
+        .hasMessageContaining("give a DATETIME field, whole epoch milliseconds or seconds (INT64), or a date-time STRING");
+    assertThatThrownBy(() -> rows.apply("B", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("when")))
+        .hasMessage("the time field 'when' is not in the input rows; the fields are [flag, name, t, _arrival]");
+    assertThatThrownBy(() -> rows.apply("C", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
+        .withKeys("merchant"))).hasMessageContaining("the group-by field 'merchant' is not in the input rows");
+    assertThatThrownBy(() -> rows.apply("D", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
+        .withAggregate(AggregateKind.SUM, "name", "total")))
+        .hasMessage("sum takes a numeric field (INT64 or DOUBLE), not STRING: use count, min, max, first or last for"
+            + " that field, or sum a numeric one");
+    assertThatThrownBy(() -> rows.apply("E", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
+        .withAggregates(AggregateSpec.countAll("window_start"))))
+        .hasMessageContaining("two output columns are named 'window_start'");
+    assertThatThrownBy(() -> rows.apply("F", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
+        .withArrivalField("name"))).hasMessageContaining("the arrival position field 'name' must hold whole numbers");
+    assertThatThrownBy(() -> rows.apply("G", EventTimeWindow.of(WindowSpec.tumbling(1000))))
+        .hasMessageContaining("no time field");
+    assertThatThrownBy(() -> p.apply("H", NdjsonIO.read(dir.resolve("missing-*.ndjson").toString())))
+        .hasMessageContaining("no file matches");
+  }
+
+  @Test
+  void eventTimestampsReadsEveryKindOfTimeField_andRejectsWhatItCannotRead() {
+    Schema schema = Schema.builder().addNullableField("t", FieldType.STRING).addInt64Field("id").build();
+    Pipeline p = pipeline();
+    PCollection<Row> rows = p.apply(Create.of(
+        Row.withSchema(schema).addValues("01/03/2026 01:30", 1L).build(),
+        Row.withSchema(schema).addValues("2026-03-01 00:30", 2L).build(),
+        Row.withSchema(schema).addValues(null, 3L).build()).withRowSchema(schema));
+    EventTimestamps.Result stamped = rows.apply(EventTimestamps.fromField("t")
+        .withParser(EventTimeParser.defaults().withPattern("dd/MM/yyyy HH:mm").withZone(ZoneId.of("Europe/Paris"))));
+    PAssert.that(stamped.rows().apply("Stamped", MapElements.into(TypeDescriptors.strings())
+        .via((Row r) -> r.getInt64("id") + "|" + ConformanceSuite.formatValue(r.getDateTime("t")))))
+        .containsInAnyOrder("1|2026-03-01 00:30:00");
+    PAssert.that(stamped.rows().apply("Timestamps", ParDo.of(new ElementTimestampFn())))
+        .containsInAnyOrder("2026-03-01 00:30:00");
+    PAssert.that(ConformanceSuite.format("Rejected", stamped.rejected())).containsInAnyOrder(
+        "2026-03-01 00:30|2|t|field t: '2026-03-01 00:30' is not a time in the pattern dd/MM/yyyy HH:mm",
+        "null|3|t|field t: the time is null");
+
+    Schema epoch = Schema.builder().addInt64Field("secs").build();
+    EventTimestamps.Result seconds = p.apply("Epoch", Create.of(Row.withSchema(epoch).addValues(1_772_323_200L).build())
+        .withRowSchema(epoch)).apply("Seconds", EventTimestamps.fromField("secs")
+        .withParser(EventTimeParser.defaults().withEpochUnit(EventTimeParser.EpochUnit.SECONDS)));
+    PAssert.that(ConformanceSuite.format("EpochRows", seconds.rows())).containsInAnyOrder("2026-03-01 00:00:00");
+    p.run().waitUntilFinish();
+  }
+
+  /** The Beam timestamp each element carries. */
+  static final class ElementTimestampFn extends DoFn<Row, String> {
+    @ProcessElement
+    public void process(ProcessContext c) {
+      c.output(ConformanceSuite.formatValue(c.timestamp()));
+    }
+  }
+}
