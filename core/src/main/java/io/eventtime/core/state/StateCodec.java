@@ -1,0 +1,440 @@
+package io.eventtime.core.state;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventtime.core.Accumulator;
+import io.eventtime.core.AggregateKind;
+import io.eventtime.core.AggregateSpec;
+import io.eventtime.core.Key;
+import io.eventtime.core.OpenState;
+import io.eventtime.core.PartialAggregate;
+import io.eventtime.core.TimeText;
+import io.eventtime.core.WindowQuery;
+import io.eventtime.core.WindowSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Writes an {@link OpenState} of one query as a state document (JSON, described field by field
+ * in {@code docs/state.md}) and reads it back, exactly: every value keeps its type, every
+ * partial aggregate its state. Reading is all or nothing: a document that is not complete,
+ * consistent and of this query is refused with a {@link StateException} naming its source and
+ * what is wrong, before any of it is handed out.
+ *
+ * <p>The {@link StateStore} keeps the document in a directory; a layer that must carry the state
+ * elsewhere (a Beam pipeline handing it to its workers, say) can use the codec on its own.
+ */
+public final class StateCodec {
+  /** The value of the document's {@code format} field. */
+  public static final String FORMAT = "eventtime-state";
+  /** The format version this code writes, and the newest it reads. */
+  public static final int VERSION = 1;
+
+  private static final String CHECKSUM_PREFIX = "sha256:";
+  private static final List<String> TOP_FIELDS =
+      List.of("format", "version", "query", "max_event_time", "next_arrival", "windows", "checksum");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+      .build();
+
+  private final QueryJson.Stamped query;
+  private final AggregateKind[] kinds;
+  private final ObjectNode queryJson;
+
+  /**
+   * A codec for the state of {@code query}, whose event times are read from the field
+   * {@code timeField} (null when the caller has no field name, e.g. Beam element timestamps).
+   */
+  public StateCodec(WindowQuery query, String timeField) {
+    this.query = new QueryJson.Stamped(query, timeField);
+    this.kinds = query.aggregates().stream().map(AggregateSpec::kind).toArray(AggregateKind[]::new);
+    this.queryJson = QueryJson.write(this.query);
+  }
+
+  public WindowQuery query() {
+    return query.query();
+  }
+
+  public String timeField() {
+    return query.timeField();
+  }
+
+  /**
+   * The state document of {@code state}, UTF-8: one line per open window, in the order
+   * {@code state} lists them. Refuses (IllegalArgumentException) a state that does not fit the
+   * query or holds a value the core does not hold (see {@link io.eventtime.core.Values}).
+   */
+  public byte[] encode(OpenState state) {
+    ObjectNode doc = NODES.objectNode();
+    doc.put("format", FORMAT);
+    doc.put("version", VERSION);
+    doc.set("query", queryJson);
+    if (state.maxEventTime() == null) {
+      doc.putNull("max_event_time");
+    } else {
+      doc.put("max_event_time", state.maxEventTime());
+    }
+    doc.put("next_arrival", state.nextArrival());
+    ArrayNode windows = doc.putArray("windows");
+    for (OpenState.OpenWindow w : state.windows()) {
+      windows.add(writeWindow(w));
+    }
+    doc.put("checksum", checksum(doc));
+    return layout(doc).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads a state document of this codec's query. {@code source} names where it came from (the
+   * file) in every error. The accumulators of the state are new: the caller owns them.
+   */
+  public OpenState decode(byte[] bytes, String source) {
+    JsonNode doc = parse(bytes, source);
+    ObjectNode top;
+    try {
+      top = JsonFields.object(doc, "the document");
+      checkFormatAndVersion(top, source);
+      JsonFields.exactly(top, "", TOP_FIELDS.toArray(String[]::new));
+      String stored = JsonFields.text(top.get("checksum"), "checksum");
+      top.remove("checksum");
+      if (!stored.equals(checksum(top))) {
+        throw new BadState("checksum", "it does not match the content, so the file was damaged or edited");
+      }
+    } catch (BadState bad) {
+      throw corrupt(source, bad);
+    }
+    QueryJson.Stamped written;
+    try {
+      written = QueryJson.read(top.get("query"));
+    } catch (BadState bad) {
+      throw corrupt(source, bad);
+    }
+    List<String> differences = QueryJson.differences(written, query);
+    if (!differences.isEmpty()) {
+      throw new StateException("the state in " + source + " was " + String.join("; it was ", differences)
+          + ": use another state directory or the same query");
+    }
+    try {
+      return readState(top);
+    } catch (BadState bad) {
+      throw corrupt(source, bad);
+    }
+  }
+
+  private JsonNode parse(byte[] bytes, String source) {
+    if (bytes.length == 0) {
+      throw new StateException("the state file " + source + " is empty (a run that wrote it was cut off, or the"
+          + " disk lost it): " + RESTORE);
+    }
+    try {
+      return MAPPER.readTree(bytes);
+    } catch (JsonProcessingException e) {
+      if (e instanceof JsonEOFException || atEnd(e, bytes.length)) {
+        throw new StateException("the state file " + source + " is truncated or corrupt: it ends before the"
+            + " document does (" + place(e) + "): " + RESTORE, e);
+      }
+      throw new StateException("the state file " + source + " is truncated or corrupt: it is not JSON ("
+          + e.getOriginalMessage() + ", " + place(e) + "): " + RESTORE, e);
+    } catch (IOException e) {
+      throw new StateException("the state file " + source + " cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the parser stopped at the end of the input: the document was cut short. */
+  private static boolean atEnd(JsonProcessingException e, int length) {
+    return e.getLocation() != null && e.getLocation().getByteOffset() >= length;
+  }
+
+  private static String place(JsonProcessingException e) {
+    return e.getLocation() == null ? "at an unknown place"
+        : "at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+  }
+
+  private static final String RESTORE = "nothing was read from it; restore it from a backup, or remove it to"
+      + " start again without the stored windows";
+
+  private static StateException corrupt(String source, BadState bad) {
+    return new StateException("the state file " + source + " is corrupt: " + bad.getMessage() + ": " + RESTORE, bad);
+  }
+
+  private static void checkFormatAndVersion(ObjectNode top, String source) {
+    JsonNode format = top.get("format");
+    if (format == null || !FORMAT.equals(format.textValue())) {
+      throw new StateException(source + " is not an eventtime state file (its \"format\" is "
+          + JsonFields.shown(format) + ", not \"" + FORMAT + "\"): give a state directory that only eventtime"
+          + " writes to");
+    }
+    long version = JsonFields.whole(top.get("version"), "version");
+    if (version > VERSION) {
+      throw new StateException("the state file " + source + " has format version " + version
+          + ", written by a newer eventtime; this one reads up to version " + VERSION
+          + ": run the newer eventtime, or use another state directory");
+    }
+    if (version < 1) {
+      throw new BadState("version", "there is no format version " + version);
+    }
+  }
+
+  private ObjectNode writeWindow(OpenState.OpenWindow w) {
+    Accumulator[] accs = w.accumulators();
+    if (accs.length != kinds.length || w.key().size() != query.query().keyFields().size()) {
+      throw new IllegalArgumentException("the open window " + w.key() + " [" + w.start() + ", " + w.end() + ") has "
+          + w.key().size() + " key values and " + accs.length + " aggregates; the query has "
+          + query.query().keyFields().size() + " and " + kinds.length);
+    }
+    ObjectNode node = NODES.objectNode();
+    ArrayNode key = node.putArray("key");
+    for (int i = 0; i < w.key().size(); i++) {
+      key.add(ValueJson.write(w.key().get(i)));
+    }
+    node.put("start", w.start());
+    node.put("end", w.end());
+    ArrayNode aggregates = node.putArray("aggregates");
+    for (int i = 0; i < accs.length; i++) {
+      try {
+        aggregates.add(writePartial(PartialAggregate.of(accs[i])));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("aggregate " + query.query().aggregates().get(i) + " of window "
+            + w.key() + " [" + w.start() + ", " + w.end() + "): " + e.getMessage(), e);
+      }
+    }
+    return node;
+  }
+
+  private static ObjectNode writePartial(PartialAggregate p) {
+    ObjectNode node = NODES.objectNode();
+    if (p instanceof PartialAggregate.Count c) {
+      node.put("count", c.count());
+    } else if (p instanceof PartialAggregate.Distinct d) {
+      List<Object> sorted = new ArrayList<>(d.values());
+      sorted.forEach(ValueJson::tag);
+      sorted.sort(ValueJson.TOTAL_ORDER);
+      ArrayNode values = node.putArray("values");
+      sorted.forEach(v -> values.add(ValueJson.write(v)));
+    } else if (p instanceof PartialAggregate.Sum s) {
+      node.put("any", s.any());
+      node.put("floating", s.floating());
+      node.put("long_sum", s.longSum());
+      node.set("double_sum", ValueJson.writeDouble(s.doubleSum()));
+    } else if (p instanceof PartialAggregate.Extreme e) {
+      node.set("value", ValueJson.write(e.value()));
+    } else if (p instanceof PartialAggregate.Avg a) {
+      node.put("count", a.count());
+      node.set("sum", ValueJson.writeDouble(a.sum()));
+    } else {
+      PartialAggregate.ByArrival b = (PartialAggregate.ByArrival) p;
+      node.put("any", b.any());
+      node.put("arrival", b.arrival());
+      node.set("value", ValueJson.write(b.value()));
+    }
+    return node;
+  }
+
+  private OpenState readState(ObjectNode top) {
+    Long maxEventTime = JsonFields.wholeOrNull(top.get("max_event_time"), "max_event_time");
+    long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
+    ArrayNode array = JsonFields.array(top.get("windows"), "windows");
+    WindowSpec spec = query.query().spec();
+    List<OpenState.OpenWindow> windows = new ArrayList<>(array.size());
+    Set<List<Object>> seen = new HashSet<>();
+    Map<Key, TreeMap<Long, Long>> sessionEnds = new HashMap<>();
+    for (int i = 0; i < array.size(); i++) {
+      String where = "windows[" + i + "]";
+      OpenState.OpenWindow w = readWindow(array.get(i), where, nextArrival);
+      if (maxEventTime == null) {
+        throw new BadState(where, "an open window, but no event time was ever seen (max_event_time is null)");
+      }
+      checkPlace(w, spec, maxEventTime, where);
+      if (!seen.add(List.of(w.key(), spec instanceof WindowSpec.Session ? w.start() : w.end()))) {
+        throw new BadState(where, "a second window of key " + w.key() + " " + (spec instanceof WindowSpec.Session
+            ? "starting at " + TimeText.format(w.start()) : "ending at " + TimeText.format(w.end())));
+      }
+      if (spec instanceof WindowSpec.Session) {
+        sessionEnds.computeIfAbsent(w.key(), k -> new TreeMap<>()).put(w.start(), w.end());
+      }
+      windows.add(w);
+    }
+    sessionEnds.forEach((key, byStart) -> {
+      long previousEnd = Long.MIN_VALUE;
+      for (Map.Entry<Long, Long> s : byStart.entrySet()) {
+        if (s.getKey() <= previousEnd) {
+          throw new BadState("windows", "sessions of key " + key + " overlap at " + TimeText.format(s.getKey())
+              + ": they would have been one session");
+        }
+        previousEnd = s.getValue();
+      }
+    });
+    return new OpenState(maxEventTime, nextArrival, windows);
+  }
+
+  /** Refuses a window that this query could not have left open at the stored watermark. */
+  private void checkPlace(OpenState.OpenWindow w, WindowSpec spec, long maxEventTime, String where) {
+    long watermark = maxEventTime - query.query().delayMillis();
+    String interval = "[" + TimeText.format(w.start()) + ", " + TimeText.format(w.end()) + ")";
+    if (spec instanceof WindowSpec.Session s) {
+      long last = w.end() - s.gapMillis();
+      if (last < w.start() || last > maxEventTime) {
+        throw new BadState(where, "the session " + interval + " does not fit a gap of "
+            + QueryJson.duration(s.gapMillis()) + " and the latest event time " + TimeText.format(maxEventTime));
+      }
+    } else {
+      long size = spec instanceof WindowSpec.Tumbling t ? t.sizeMillis() : ((WindowSpec.Hopping) spec).sizeMillis();
+      boolean onGrid = spec instanceof WindowSpec.Tumbling t ? t.startOf(w.start()) == w.start()
+          : Math.floorMod(w.start() - ((WindowSpec.Hopping) spec).offsetMillis(),
+              ((WindowSpec.Hopping) spec).slideMillis()) == 0;
+      if (w.end() - w.start() != size || !onGrid || w.start() > maxEventTime) {
+        throw new BadState(where, "the window " + interval + " is not one of the " + QueryJson.describe(spec)
+            + " up to the latest event time " + TimeText.format(maxEventTime));
+      }
+    }
+    if (spec.isClosed(w.end(), watermark)) {
+      throw new BadState(where, "the window " + interval + " is closed at the stored watermark "
+          + TimeText.format(watermark) + ", so it was due to be emitted, not stored");
+    }
+  }
+
+  private OpenState.OpenWindow readWindow(JsonNode json, String where, long nextArrival) {
+    ObjectNode node = JsonFields.object(json, where);
+    JsonFields.exactly(node, where, "key", "start", "end", "aggregates");
+    ArrayNode keyArray = JsonFields.array(node.get("key"), where + ".key");
+    int keySize = query.query().keyFields().size();
+    if (keyArray.size() != keySize) {
+      throw new BadState(where + ".key", keyArray.size() + " values for the " + keySize + " key fields");
+    }
+    Object[] keyValues = new Object[keySize];
+    for (int i = 0; i < keySize; i++) {
+      keyValues[i] = ValueJson.read(keyArray.get(i), where + ".key[" + i + "]");
+    }
+    long start = JsonFields.whole(node.get("start"), where + ".start");
+    long end = JsonFields.whole(node.get("end"), where + ".end");
+    ArrayNode aggArray = JsonFields.array(node.get("aggregates"), where + ".aggregates");
+    if (aggArray.size() != kinds.length) {
+      throw new BadState(where + ".aggregates", aggArray.size() + " partial aggregates for the " + kinds.length
+          + " aggregates of the query");
+    }
+    Accumulator[] accs = new Accumulator[kinds.length];
+    for (int i = 0; i < kinds.length; i++) {
+      accs[i] = readPartial(aggArray.get(i), kinds[i], where + ".aggregates[" + i + "]", nextArrival)
+          .toAccumulator(kinds[i]);
+    }
+    return new OpenState.OpenWindow(Key.of(keyValues), start, end, accs);
+  }
+
+  private static PartialAggregate readPartial(JsonNode json, AggregateKind kind, String where, long nextArrival) {
+    ObjectNode node = JsonFields.object(json, where);
+    Class<? extends PartialAggregate> state = PartialAggregate.stateOf(kind);
+    if (state == PartialAggregate.Count.class) {
+      JsonFields.exactly(node, where, "count");
+      return new PartialAggregate.Count(JsonFields.nonNegative(node.get("count"), where + ".count"));
+    }
+    if (state == PartialAggregate.Distinct.class) {
+      JsonFields.exactly(node, where, "values");
+      ArrayNode array = JsonFields.array(node.get("values"), where + ".values");
+      Set<Object> values = new HashSet<>();
+      for (int i = 0; i < array.size(); i++) {
+        String at = where + ".values[" + i + "]";
+        Object v = ValueJson.read(array.get(i), at);
+        if (v == null || !values.add(v)) {
+          throw new BadState(at, v == null ? "null is never counted as a distinct value" : "a value listed twice");
+        }
+      }
+      return new PartialAggregate.Distinct(values);
+    }
+    if (state == PartialAggregate.Sum.class) {
+      JsonFields.exactly(node, where, "any", "floating", "long_sum", "double_sum");
+      return new PartialAggregate.Sum(JsonFields.bool(node.get("any"), where + ".any"),
+          JsonFields.bool(node.get("floating"), where + ".floating"),
+          JsonFields.whole(node.get("long_sum"), where + ".long_sum"),
+          ValueJson.readDouble(node.get("double_sum"), where + ".double_sum"));
+    }
+    if (state == PartialAggregate.Extreme.class) {
+      JsonFields.exactly(node, where, "value");
+      return new PartialAggregate.Extreme(ValueJson.read(node.get("value"), where + ".value"));
+    }
+    if (state == PartialAggregate.Avg.class) {
+      JsonFields.exactly(node, where, "count", "sum");
+      return new PartialAggregate.Avg(JsonFields.nonNegative(node.get("count"), where + ".count"),
+          ValueJson.readDouble(node.get("sum"), where + ".sum"));
+    }
+    JsonFields.exactly(node, where, "any", "arrival", "value");
+    boolean any = JsonFields.bool(node.get("any"), where + ".any");
+    long arrival = JsonFields.nonNegative(node.get("arrival"), where + ".arrival");
+    if (any && arrival >= nextArrival) {
+      throw new BadState(where + ".arrival", "arrival " + arrival + " is not before next_arrival " + nextArrival);
+    }
+    return new PartialAggregate.ByArrival(any, arrival, ValueJson.read(node.get("value"), where + ".value"));
+  }
+
+  /**
+   * The document for people and diffs: the document and its query one field per line, and each
+   * array of objects (the open windows, the aggregates) one element per line.
+   */
+  private static String layout(ObjectNode doc) {
+    StringBuilder out = new StringBuilder();
+    layout(doc, 0, out);
+    return out.append('\n').toString();
+  }
+
+  private static void layout(JsonNode node, int depth, StringBuilder out) {
+    String indent = "  ".repeat(depth + 1);
+    if (node.isObject() && depth < 2) {
+      out.append("{\n");
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = it.next();
+        out.append(indent).append(compact(NODES.textNode(field.getKey()))).append(": ");
+        layout(field.getValue(), depth + 1, out);
+        out.append(it.hasNext() ? ",\n" : "\n");
+      }
+      out.append("  ".repeat(depth)).append('}');
+    } else if (node.isArray() && !node.isEmpty() && node.get(0).isObject()) {
+      out.append("[\n");
+      for (Iterator<JsonNode> it = node.elements(); it.hasNext(); ) {
+        out.append(indent).append(compact(it.next())).append(it.hasNext() ? ",\n" : "\n");
+      }
+      out.append("  ".repeat(depth)).append(']');
+    } else {
+      out.append(compact(node));
+    }
+  }
+
+  /** SHA-256 of the compact JSON of the document without its checksum field. */
+  private static String checksum(ObjectNode docWithoutChecksum) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(compact(docWithoutChecksum).getBytes(StandardCharsets.UTF_8));
+      return CHECKSUM_PREFIX + HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  private static String compact(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON tree always writes", e);
+    }
+  }
+}
