@@ -626,11 +626,11 @@ public final class HopPipelineTranslator {
       }
       targets.add(h.getToTransform().getName());
       layouts.add(layout);
-      tags.add(new TupleTag<>("to " + h.getToTransform().getName()) {});
+      tags.add(new TupleTag<>("to " + h.getToTransform().getName()));
     }
     List<String> names = chain.stream().map(TransformMeta::getName).toList();
     String stepName = String.join(" > ", names);
-    TupleTag<Row> nothing = new TupleTag<>("nothing") {};
+    TupleTag<Row> nothing = new TupleTag<>("nothing");
     PCollectionTuple out;
     int width;
     int spread;

@@ -31,7 +31,7 @@ public abstract class SampleEquivalenceSuite {
   @TestFactory
   Stream<DynamicTest> everySampleWritesTheLocalEnginesFiles() {
     List<Path> samples = HopBeamTesting.samplePipelines();
-    assertThat(samples).hasSizeGreaterThanOrEqualTo(1);
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(10);
     return samples.stream().map(hpl -> DynamicTest.dynamicTest(hpl.getFileName().toString(), () -> {
       String name = hpl.getFileName().toString().replace(".hpl", "");
       Path local = dir.resolve(name + "-local");

@@ -76,7 +76,6 @@ public final class EventFileReader implements Closeable {
     CsvSchema schema = CsvSchema.emptySchema().withColumnSeparator(settings.delimiter);
     csv = CSV.getFactory().createParser(reader);
     csv.setSchema(schema);
-    csv.enable(CsvParser.Feature.WRAP_AS_ARRAY);
     csv.enable(CsvParser.Feature.SKIP_EMPTY_LINES);
     int fields = settings.fieldNames.size();
     columnOfField = new int[fields];
