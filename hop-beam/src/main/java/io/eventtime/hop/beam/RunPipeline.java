@@ -89,12 +89,17 @@ public final class RunPipeline implements Callable<Integer> {
     HopWorker.init();
     IHopMetadataProvider metadata = metadataFolder == null ? new MemoryMetadataProvider()
         : new JsonMetadataProvider(Encr.getEncoder(), metadataFolder.toAbsolutePath().toString(), new Variables());
-    PipelineMeta meta = new PipelineMeta(pipeline.toAbsolutePath().toString(), metadata, new Variables());
+    PipelineMeta meta = HopPipelines.load(pipeline.toAbsolutePath().toString(), metadata);
     Map<String, Map<HopMetrics.Kind, Long>> counts;
     if (runner.equalsIgnoreCase("local")) {
       counts = runLocal(meta, metadata);
     } else {
-      BeamRunner beam = BeamRunner.parse(runner);
+      BeamRunner beam;
+      try {
+        beam = BeamRunner.parse(runner);
+      } catch (IllegalArgumentException e) {
+        throw new HopException("Unknown runner '" + runner + "': choose local, direct, flink or spark");
+      }
       IVariables variables = PipelineVariables.of(meta, parameters);
       HopBeamRun.Outcome outcome = HopBeamRun.run(meta, variables, metadata,
           beam.options(master, parallelism, beamOptions));

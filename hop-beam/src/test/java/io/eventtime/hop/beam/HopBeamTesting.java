@@ -15,6 +15,7 @@ import org.apache.hop.core.variables.Variables;
 import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.engines.local.LocalPipelineEngine;
+import org.apache.hop.pipeline.transform.TransformMetaDataCombi;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
@@ -60,7 +61,7 @@ public final class HopBeamTesting {
   }
 
   public static PipelineMeta load(Path hpl) throws HopException {
-    return new PipelineMeta(hpl.toAbsolutePath().toString(), new MemoryMetadataProvider(), new Variables());
+    return HopPipelines.load(hpl.toAbsolutePath().toString(), new MemoryMetadataProvider());
   }
 
   /** Runs on the local engine with the output folder given; the engine, finished. */
@@ -86,6 +87,42 @@ public final class HopBeamTesting {
     PipelineMeta meta = load(hpl);
     return HopBeamRun.run(meta, PipelineVariables.of(meta, Map.of(OUTPUT_FOLDER, outputFolder.toString())),
         new MemoryMetadataProvider(), options);
+  }
+
+  /** What each transform of a local run counted, as the Beam run counts it (late rows aside). */
+  public static Map<String, Map<HopMetrics.Kind, Long>> counts(LocalPipelineEngine engine) {
+    Map<String, Map<HopMetrics.Kind, Long>> counts = new TreeMap<>();
+    for (TransformMetaDataCombi c : engine.getTransforms()) {
+      Map<HopMetrics.Kind, Long> m = new TreeMap<>();
+      put(m, HopMetrics.Kind.INPUT, c.transform.getLinesInput());
+      put(m, HopMetrics.Kind.READ, c.transform.getLinesRead());
+      put(m, HopMetrics.Kind.WRITTEN, c.transform.getLinesWritten());
+      put(m, HopMetrics.Kind.OUTPUT, c.transform.getLinesOutput());
+      put(m, HopMetrics.Kind.REJECTED, c.transform.getLinesRejected());
+      counts.put(c.transformName, m);
+    }
+    return counts;
+  }
+
+  /** The counts of a Beam run, late rows aside, in the same form. */
+  public static Map<String, Map<HopMetrics.Kind, Long>> counts(HopBeamRun.Outcome outcome, Iterable<String> transforms) {
+    Map<String, Map<HopMetrics.Kind, Long>> counts = new TreeMap<>();
+    for (String name : transforms) {
+      Map<HopMetrics.Kind, Long> m = new TreeMap<>();
+      outcome.metrics().getOrDefault(name, Map.of()).forEach((k, v) -> {
+        if (k != HopMetrics.Kind.LATE) {
+          put(m, k, v);
+        }
+      });
+      counts.put(name, m);
+    }
+    return counts;
+  }
+
+  private static void put(Map<HopMetrics.Kind, Long> m, HopMetrics.Kind kind, long value) {
+    if (value != 0) {
+      m.put(kind, value);
+    }
   }
 
   /** The lines of every file under a folder, by path relative to it. */

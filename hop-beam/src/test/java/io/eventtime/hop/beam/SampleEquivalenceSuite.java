@@ -36,8 +36,8 @@ public abstract class SampleEquivalenceSuite {
       String name = hpl.getFileName().toString().replace(".hpl", "");
       Path local = dir.resolve(name + "-local");
       Path beam = dir.resolve(name + "-beam");
-      HopBeamTesting.runLocal(hpl, local);
-      HopBeamTesting.runBeam(hpl, beam, options());
+      Map<String, Map<HopMetrics.Kind, Long>> localCounts = HopBeamTesting.counts(HopBeamTesting.runLocal(hpl, local));
+      HopBeamRun.Outcome outcome = HopBeamTesting.runBeam(hpl, beam, options());
       Map<String, List<String>> expected = HopBeamTesting.files(local);
       Map<String, List<String>> actual = HopBeamTesting.files(beam);
       assertThat(expected).as("files the local engine wrote").isNotEmpty();
@@ -46,6 +46,8 @@ public abstract class SampleEquivalenceSuite {
       for (String file : expected.keySet()) {
         assertThat(actual.get(file)).as(file).containsExactlyElementsOf(expected.get(file));
       }
+      assertThat(HopBeamTesting.counts(outcome, localCounts.keySet())).as("rows each transform counted")
+          .isEqualTo(localCounts);
     }));
   }
 }
