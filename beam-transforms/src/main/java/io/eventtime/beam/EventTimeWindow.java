@@ -7,27 +7,44 @@ import io.eventtime.core.Aggregates;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.LatePolicy;
+import io.eventtime.core.OpenState;
 import io.eventtime.core.SessionSet;
+import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowAssigner;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
+import io.eventtime.core.state.StateCodec;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.Max;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.join.CoGbkResult;
+import org.apache.beam.sdk.transforms.join.CoGroupByKey;
+import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -36,6 +53,7 @@ import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -78,9 +96,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   private final String startName;
   private final String endName;
   private final int blockBits;
+  private final transient OpenState restored;
+  private final String handoff;
 
   private EventTimeWindow(WindowQuery query, String timeField, EventTimeParser parser, String arrivalField,
-      String startName, String endName, int blockBits) {
+      String startName, String endName, int blockBits, OpenState restored, String handoff) {
     this.query = query;
     this.timeField = timeField;
     this.parser = parser;
@@ -88,12 +108,14 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     this.startName = startName;
     this.endName = endName;
     this.blockBits = blockBits;
+    this.restored = restored;
+    this.handoff = handoff;
   }
 
   /** Windows of {@code spec}, with no keys, no aggregates, no delay and the {@code window} policy. */
   public static EventTimeWindow of(WindowSpec spec) {
     return new EventTimeWindow(WindowQuery.of(spec), null, EventTimeParser.defaults(), DEFAULT_ARRIVAL_FIELD,
-        "window_start", "window_end", DEFAULT_BLOCK_BITS);
+        "window_start", "window_end", DEFAULT_BLOCK_BITS, OpenState.empty(), null);
   }
 
   /** The whole query at once. */
@@ -102,17 +124,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   }
 
   private EventTimeWindow withQuery(WindowQuery q) {
-    return new EventTimeWindow(q, timeField, parser, arrivalField, startName, endName, blockBits);
+    return new EventTimeWindow(q, timeField, parser, arrivalField, startName, endName, blockBits, restored, handoff);
   }
 
   /** The field that holds each row's event time (DATETIME, INT64 epoch or a date-time STRING). */
   public EventTimeWindow withTimeField(String field) {
-    return new EventTimeWindow(query, field, parser, arrivalField, startName, endName, blockBits);
+    return new EventTimeWindow(query, field, parser, arrivalField, startName, endName, blockBits, restored, handoff);
   }
 
   /** How event times are read from strings and numbers (default: ISO-8601, epoch ms, UTC). */
   public EventTimeWindow withTimeParser(EventTimeParser p) {
-    return new EventTimeWindow(query, timeField, p, arrivalField, startName, endName, blockBits);
+    return new EventTimeWindow(query, timeField, p, arrivalField, startName, endName, blockBits, restored, handoff);
   }
 
   public EventTimeWindow withKeys(String... fields) {
@@ -140,12 +162,12 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
 
   /** The INT64 field that holds each row's arrival position (default {@value #DEFAULT_ARRIVAL_FIELD}). */
   public EventTimeWindow withArrivalField(String field) {
-    return new EventTimeWindow(query, timeField, parser, field, startName, endName, blockBits);
+    return new EventTimeWindow(query, timeField, parser, field, startName, endName, blockBits, restored, handoff);
   }
 
   /** The names of the window bound columns (default {@code window_start}, {@code window_end}). */
   public EventTimeWindow withWindowFieldNames(String start, String end) {
-    return new EventTimeWindow(query, timeField, parser, arrivalField, start, end, blockBits);
+    return new EventTimeWindow(query, timeField, parser, arrivalField, start, end, blockBits, restored, handoff);
   }
 
   /**
@@ -156,11 +178,25 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     if (bits < 0 || bits > 40) {
       throw new IllegalArgumentException("block bits must be between 0 and 40, got " + bits);
     }
-    return new EventTimeWindow(query, timeField, parser, arrivalField, startName, endName, bits);
+    return new EventTimeWindow(query, timeField, parser, arrivalField, startName, endName, bits, restored, handoff);
+  }
+
+  /**
+   * Carries the watermark and the open windows over from the previous run and on to the next:
+   * only the windows this run's watermark closes are emitted, the others are kept in the state.
+   * Without it, every window still open at the end of the input is emitted.
+   */
+  public EventTimeWindow withState(EventTimeState state) {
+    return new EventTimeWindow(query, timeField, parser, arrivalField, startName, endName, blockBits,
+        state.loaded(), state.handoffPath());
   }
 
   public WindowQuery query() {
     return query;
+  }
+
+  public String timeField() {
+    return timeField;
   }
 
   @Override
@@ -169,6 +205,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       throw new IllegalArgumentException("no time field: name the field that holds the event time with withTimeField(...)");
     }
     WindowPlan plan = new WindowPlan(query, input.getSchema(), timeField, parser, arrivalField, startName, endName);
+    Carry carry = new Carry(restored.nextArrival(), handoff != null);
     TupleTag<ArrivedRow> timedTag = new TupleTag<>() {};
     TupleTag<Row> rejectedTag = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
@@ -176,57 +213,107 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     PCollection<ArrivedRow> timed = read.get(timedTag).setCoder(new ArrivedRow.ArrivedRowCoder(plan.input));
     PCollection<Row> rejected = read.get(rejectedTag).setRowSchema(plan.problems);
 
+    long carriedMax = restored.maxEventTime() == null ? ArrivedRow.NO_WATERMARK : restored.maxEventTime();
     PCollectionView<WatermarkIndex> index = timed
         .apply("BlockMaxima", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
             .via((ArrivedRow r) -> KV.of(r.position >> blockBits, r.eventTime)))
-        .apply("WatermarkIndex", Combine.globally(new WatermarkIndex.BuildFn(ArrivedRow.NO_WATERMARK)).asSingletonView());
+        .apply("WatermarkIndex", Combine.globally(new WatermarkIndex.BuildFn(carriedMax)).asSingletonView());
     PCollection<KV<Long, Iterable<ArrivedRow>>> blocks = timed
         .apply("ByBlock", MapElements
-            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new org.apache.beam.sdk.values.TypeDescriptor<ArrivedRow>() {}))
+            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
             .via((ArrivedRow r) -> KV.of(r.position >> blockBits, r)))
         .setCoder(KvCoder.of(VarLongCoder.of(), timed.getCoder()))
         .apply("GroupBlocks", GroupByKey.create());
 
+    TupleTag<Row> windowsTag = new TupleTag<>() {};
     TupleTag<Row> lateTag = new TupleTag<>() {};
+    TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
+    SerializableCoder<OpenState.OpenWindow> heldCoder = SerializableCoder.of(OpenState.OpenWindow.class);
     PCollection<Row> windows;
     PCollection<Row> late;
+    PCollection<OpenState.OpenWindow> held;
     if (query.spec() instanceof WindowSpec.Session session) {
+      TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
+      TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
       PCollection<KV<io.eventtime.core.Key, ArrivedRow>> keyed = blocks
           .apply("Watermarks", ParDo.of(new SessionRowsFn(plan, index)).withSideInputs(index))
           .setCoder(KvCoder.of(KeyCoder.of(), timed.getCoder()));
-      TupleTag<Row> windowsTag = new TupleTag<>() {};
-      PCollectionTuple folded = keyed
-          .apply("GroupKeys", GroupByKey.create())
-          .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, windowsTag, lateTag))
-              .withOutputTags(windowsTag, TupleTagList.of(lateTag)));
+      PCollection<KV<io.eventtime.core.Key, OpenState.OpenWindow>> carried = input.getPipeline()
+          .apply("CarriedSessions", Create.of(carriedWindows())
+              .withCoder(KvCoder.of(KeyCoder.of(), heldCoder)));
+      PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carried)
+          .apply("GroupKeys", CoGroupByKey.create())
+          .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
+                  windowsTag, lateTag, heldTag)).withSideInputs(index)
+              .withOutputTags(windowsTag, TupleTagList.of(lateTag).and(heldTag)));
       windows = folded.get(windowsTag);
       late = folded.get(lateTag);
+      held = folded.get(heldTag);
     } else {
       TupleTag<KV<WindowKey, Accumulator[]>> partialTag = new TupleTag<>() {};
       PCollectionTuple folded = blocks.apply("FoldBlocks",
-          ParDo.of(new FoldBlockFn(plan, index, partialTag, lateTag)).withSideInputs(index)
+          ParDo.of(new FoldBlockFn(plan, carry, index, partialTag, lateTag)).withSideInputs(index)
               .withOutputTags(partialTag, TupleTagList.of(lateTag)));
-      SerializableCoder<Accumulator[]> accCoder = SerializableCoder.of(Accumulator[].class);
+      KvCoder<WindowKey, Accumulator[]> partialCoder =
+          KvCoder.of(WindowKey.WindowKeyCoder.of(), SerializableCoder.of(Accumulator[].class));
+      PCollection<KV<WindowKey, Accumulator[]>> carried = input.getPipeline()
+          .apply("CarriedWindows", Create.of(carriedPartials()).withCoder(partialCoder));
       late = folded.get(lateTag);
-      windows = folded.get(partialTag)
-          .setCoder(KvCoder.of(WindowKey.WindowKeyCoder.of(), accCoder))
+      PCollectionTuple rows = PCollectionList.of(folded.get(partialTag).setCoder(partialCoder)).and(carried)
+          .apply("WithCarried", Flatten.pCollections())
           .apply("MergePartials", Combine.perKey(new MergePartialsFn(plan)))
-          .apply("WindowRows", ParDo.of(new GridRowFn(plan, windowSize(query.spec()))));
+          .apply("WindowRows", ParDo.of(new GridRowFn(plan, windowSize(query.spec()), carry, index, windowsTag, heldTag))
+              .withSideInputs(index).withOutputTags(windowsTag, TupleTagList.of(heldTag)));
+      windows = rows.get(windowsTag);
+      held = rows.get(heldTag);
     }
     windows = windows.setRowSchema(plan.output);
     late = late.setRowSchema(plan.problems);
+    held.setCoder(heldCoder);
     windows
         .apply("WindowBounds", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
             .via((Row r) -> KV.of(r.getDateTime(startName).getMillis(), r.getDateTime(endName).getMillis())))
         .apply("DistinctWindows", Distinct.create())
         .apply("CountWindowsClosed", ParDo.of(new CountFn(EventTimeMetrics.WINDOWS_CLOSED)));
+    if (carry.holding) {
+      PCollectionView<Long> lastPosition = timed
+          .apply("Positions", MapElements.into(TypeDescriptors.longs()).via((ArrivedRow r) -> r.position))
+          .apply("LastPosition", Combine.globally(Max.ofLongs()).asSingletonView());
+      PCollectionView<List<OpenState.OpenWindow>> heldView = held.apply("HeldWindows", View.asList());
+      input.getPipeline()
+          .apply("AtEnd", Impulse.create())
+          .apply("HandOffState", ParDo.of(new HandOffStateFn(plan.query, timeField, handoff, carry, index, lastPosition,
+              heldView)).withSideInputs(index, lastPosition, heldView));
+    }
     return new EventTimeWindowResult(input.getPipeline(), windows, late, rejected);
+  }
+
+  private List<KV<WindowKey, Accumulator[]>> carriedPartials() {
+    List<KV<WindowKey, Accumulator[]>> out = new ArrayList<>();
+    for (OpenState.OpenWindow w : restored.windows()) {
+      out.add(KV.of(new WindowKey(w.key(), w.start()), w.accumulators()));
+    }
+    return out;
+  }
+
+  private List<KV<io.eventtime.core.Key, OpenState.OpenWindow>> carriedWindows() {
+    List<KV<io.eventtime.core.Key, OpenState.OpenWindow>> out = new ArrayList<>();
+    for (OpenState.OpenWindow w : restored.windows()) {
+      out.add(KV.of(w.key(), w));
+    }
+    return out;
   }
 
   private static long windowSize(WindowSpec spec) {
     return spec instanceof WindowSpec.Tumbling t ? t.sizeMillis() : ((WindowSpec.Hopping) spec).sizeMillis();
+  }
+
+  /** The watermark at the end of the input: what decides which windows a holding run emits. */
+  private static long finalWatermark(WatermarkIndex index, long delay) {
+    long max = index.overallMax();
+    return max == ArrivedRow.NO_WATERMARK ? Long.MIN_VALUE : max - delay;
   }
 
   /** Rows in arrival order within one block, each with the watermark before it. */
@@ -241,6 +328,16 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       max = Math.max(max, r.eventTime);
     }
     return sorted;
+  }
+
+  /**
+   * What this run carries on from the previous one: arrival positions go on after the carried
+   * windows' (first and last are by arrival), and whether open windows are kept, not emitted.
+   */
+  private record Carry(long arrivalOffset, boolean holding) implements Serializable {
+    long arrival(ArrivedRow r) {
+      return arrivalOffset + r.position;
+    }
   }
 
   /** Reads each row's position and event time, or rejects it with the reason. */
@@ -283,15 +380,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /** Folds one block's rows into partial window aggregates; the late rows go to the late output. */
   private static final class FoldBlockFn extends DoFn<KV<Long, Iterable<ArrivedRow>>, KV<WindowKey, Accumulator[]>> {
     private final WindowPlan plan;
+    private final Carry carry;
     private final PCollectionView<WatermarkIndex> index;
     private final TupleTag<KV<WindowKey, Accumulator[]>> partials;
     private final TupleTag<Row> late;
     private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
     private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
 
-    FoldBlockFn(WindowPlan plan, PCollectionView<WatermarkIndex> index,
+    FoldBlockFn(WindowPlan plan, Carry carry, PCollectionView<WatermarkIndex> index,
         TupleTag<KV<WindowKey, Accumulator[]>> partials, TupleTag<Row> late) {
       this.plan = plan;
+      this.carry = carry;
       this.index = index;
       this.partials = partials;
       this.late = late;
@@ -318,7 +417,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         Object[] inputs = plan.inputs(r.row);
         for (int i = 0; i < n; i++) {
           aggregates.add(byWindow.computeIfAbsent(new WindowKey(key, starts[i]), k -> aggregates.create()),
-              inputs, r.position);
+              inputs, carry.arrival(r));
         }
       }
       rowsFolded.inc(folded);
@@ -337,8 +436,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
 
     @ProcessElement
-    public void process(@Element KV<Long, Iterable<ArrivedRow>> block, OutputReceiver<KV<io.eventtime.core.Key, ArrivedRow>> out,
-        ProcessContext c) {
+    public void process(@Element KV<Long, Iterable<ArrivedRow>> block,
+        OutputReceiver<KV<io.eventtime.core.Key, ArrivedRow>> out, ProcessContext c) {
       WatermarkIndex wm = c.sideInput(index);
       for (ArrivedRow r : withWatermarks(block.getValue(), wm.maxBefore(block.getKey()), plan.query.delayMillis())) {
         out.output(KV.of(plan.key(r.row), r));
@@ -346,34 +445,49 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
   }
 
-  /** Folds one key's rows, in arrival order, into its sessions. */
-  private static final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, Iterable<ArrivedRow>>, Row> {
+  /** Folds one key's rows, in arrival order, into its sessions (and those carried over). */
+  private static final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, CoGbkResult>, Row> {
     private final WindowPlan plan;
     private final WindowSpec.Session spec;
+    private final Carry carry;
+    private final PCollectionView<WatermarkIndex> index;
+    private final TupleTag<ArrivedRow> rowsTag;
+    private final TupleTag<OpenState.OpenWindow> carriedTag;
     private final TupleTag<Row> windows;
     private final TupleTag<Row> late;
+    private final TupleTag<OpenState.OpenWindow> held;
     private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
     private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
     private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
 
-    FoldSessionsFn(WindowPlan plan, WindowSpec.Session spec, TupleTag<Row> windows, TupleTag<Row> late) {
+    FoldSessionsFn(WindowPlan plan, WindowSpec.Session spec, Carry carry, PCollectionView<WatermarkIndex> index,
+        TupleTag<ArrivedRow> rowsTag, TupleTag<OpenState.OpenWindow> carriedTag, TupleTag<Row> windows,
+        TupleTag<Row> late, TupleTag<OpenState.OpenWindow> held) {
       this.plan = plan;
       this.spec = spec;
+      this.carry = carry;
+      this.index = index;
+      this.rowsTag = rowsTag;
+      this.carriedTag = carriedTag;
       this.windows = windows;
       this.late = late;
+      this.held = held;
     }
 
     @ProcessElement
-    public void process(@Element KV<io.eventtime.core.Key, Iterable<ArrivedRow>> group, MultiOutputReceiver out) {
+    public void process(@Element KV<io.eventtime.core.Key, CoGbkResult> group, MultiOutputReceiver out,
+        ProcessContext c) {
       List<ArrivedRow> rows = new ArrayList<>();
-      group.getValue().forEach(rows::add);
+      group.getValue().getAll(rowsTag).forEach(rows::add);
       rows.sort(Comparator.comparingLong(r -> r.position));
-      io.eventtime.core.Key key = group.getKey();
-      SessionSet sessions = new SessionSet(key, spec, plan.query.latePolicy(), plan.aggregates());
+      SessionSet sessions = new SessionSet(group.getKey(), spec, plan.query.latePolicy(), plan.aggregates());
+      for (OpenState.OpenWindow w : group.getValue().getAll(carriedTag)) {
+        sessions.restore(w.start(), w.end() - spec.gapMillis(), plan.aggregates().copy(w.accumulators()));
+      }
       long folded = 0;
       for (ArrivedRow r : rows) {
         emit(sessions.pollClosed(r.watermark), sessions, out.get(windows));
-        if (sessions.fold(r.eventTime, plan.inputs(r.row), r.position, r.watermark)) {
+        if (sessions.fold(r.eventTime, plan.inputs(r.row), carry.arrival(r), r.watermark)) {
           folded++;
         } else {
           lateDropped.inc();
@@ -381,15 +495,22 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
               "arrival " + r.position + ": " + lateReason(r)));
         }
       }
-      emit(sessions.pollClosed(Long.MAX_VALUE), sessions, out.get(windows));
       rowsFolded.inc(folded);
+      if (!carry.holding) {
+        emit(sessions.pollClosed(Long.MAX_VALUE), sessions, out.get(windows));
+        return;
+      }
+      emit(sessions.pollClosed(finalWatermark(c.sideInput(index), plan.query.delayMillis())), sessions,
+          out.get(windows));
+      for (SessionSet.Session s : sessions.sessions()) {
+        out.get(held).output(new OpenState.OpenWindow(s.key(), s.start(), sessions.endOf(s), s.accumulators()));
+      }
     }
 
     private String lateReason(ArrivedRow r) {
       return plan.query.latePolicy() == LatePolicy.EVENT
           ? WindowAssigner.lateReason(LatePolicy.EVENT, r.eventTime, r.watermark)
-          : "its session had closed at watermark " + io.eventtime.core.TimeText.format(r.watermark)
-              + " (late policy window)";
+          : "its session had closed at watermark " + TimeText.format(r.watermark) + " (late policy window)";
     }
 
     private void emit(List<SessionSet.Session> closed, SessionSet sessions, OutputReceiver<Row> out) {
@@ -434,34 +555,84 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
 
     @Override
-    public org.apache.beam.sdk.coders.Coder<Accumulator[]> getAccumulatorCoder(
-        org.apache.beam.sdk.coders.CoderRegistry registry, org.apache.beam.sdk.coders.Coder<Accumulator[]> in) {
+    public Coder<Accumulator[]> getAccumulatorCoder(CoderRegistry registry, Coder<Accumulator[]> in) {
       return SerializableCoder.of(Accumulator[].class);
     }
 
     @Override
-    public org.apache.beam.sdk.coders.Coder<Accumulator[]> getDefaultOutputCoder(
-        org.apache.beam.sdk.coders.CoderRegistry registry, org.apache.beam.sdk.coders.Coder<Accumulator[]> in) {
+    public Coder<Accumulator[]> getDefaultOutputCoder(CoderRegistry registry, Coder<Accumulator[]> in) {
       return SerializableCoder.of(Accumulator[].class);
     }
   }
 
-  /** Turns a grid window's merged aggregates into its row. */
+  /**
+   * Turns a grid window's merged aggregates into its row; a run that holds its state keeps the
+   * windows its final watermark leaves open instead.
+   */
   private static final class GridRowFn extends DoFn<KV<WindowKey, Accumulator[]>, Row> {
     private final WindowPlan plan;
     private final long size;
+    private final Carry carry;
+    private final PCollectionView<WatermarkIndex> index;
+    private final TupleTag<Row> windows;
+    private final TupleTag<OpenState.OpenWindow> held;
     private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
 
-    GridRowFn(WindowPlan plan, long size) {
+    GridRowFn(WindowPlan plan, long size, Carry carry, PCollectionView<WatermarkIndex> index, TupleTag<Row> windows,
+        TupleTag<OpenState.OpenWindow> held) {
       this.plan = plan;
       this.size = size;
+      this.carry = carry;
+      this.index = index;
+      this.windows = windows;
+      this.held = held;
     }
 
     @ProcessElement
-    public void process(@Element KV<WindowKey, Accumulator[]> window, OutputReceiver<Row> out) {
-      rowsOut.inc();
+    public void process(@Element KV<WindowKey, Accumulator[]> window, MultiOutputReceiver out, ProcessContext c) {
       WindowKey w = window.getKey();
-      out.output(plan.windowRow(w.key(), w.start(), w.start() + size, plan.aggregates().results(window.getValue())));
+      long end = w.start() + size;
+      if (carry.holding && !plan.query.spec().isClosed(end, finalWatermark(c.sideInput(index), plan.query.delayMillis()))) {
+        out.get(held).output(new OpenState.OpenWindow(w.key(), w.start(), end, window.getValue()));
+        return;
+      }
+      rowsOut.inc();
+      out.get(windows).output(plan.windowRow(w.key(), w.start(), end, plan.aggregates().results(window.getValue())));
+    }
+  }
+
+  /** Writes the state the run hands on: the final watermark, the next arrival, the open windows. */
+  private static final class HandOffStateFn extends DoFn<byte[], Void> {
+    private final WindowQuery query;
+    private final String timeField;
+    private final String handoff;
+    private final Carry carry;
+    private final PCollectionView<WatermarkIndex> index;
+    private final PCollectionView<Long> lastPosition;
+    private final PCollectionView<List<OpenState.OpenWindow>> held;
+
+    HandOffStateFn(WindowQuery query, String timeField, String handoff, Carry carry,
+        PCollectionView<WatermarkIndex> index, PCollectionView<Long> lastPosition,
+        PCollectionView<List<OpenState.OpenWindow>> held) {
+      this.query = query;
+      this.timeField = timeField;
+      this.handoff = handoff;
+      this.carry = carry;
+      this.index = index;
+      this.lastPosition = lastPosition;
+      this.held = held;
+    }
+
+    @ProcessElement
+    public void process(ProcessContext c) throws IOException {
+      long max = c.sideInput(index).overallMax();
+      long last = c.sideInput(lastPosition);
+      long nextArrival = last == Long.MIN_VALUE ? carry.arrivalOffset() : carry.arrivalOffset() + last + 1;
+      OpenState next = new OpenState(max == ArrivedRow.NO_WATERMARK ? null : max, nextArrival, c.sideInput(held));
+      Path target = Path.of(handoff);
+      Path temp = target.resolveSibling(target.getFileName() + ".part");
+      Files.write(temp, new StateCodec(query, timeField).encode(next));
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
   }
 

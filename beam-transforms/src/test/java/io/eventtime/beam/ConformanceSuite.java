@@ -2,16 +2,19 @@ package io.eventtime.beam;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.core.Accumulator;
 import io.eventtime.core.AggregateKind;
 import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
 import io.eventtime.core.LatePolicy;
+import io.eventtime.core.OpenState;
 import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
+import io.eventtime.core.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +24,7 @@ import java.util.Random;
 import java.util.StringJoiner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.TextIO;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -167,6 +171,133 @@ public abstract class ConformanceSuite {
     }
   }
 
+  @Test
+  void exampleB_twoRunsWithState() throws IOException {
+    EventTimeWindow window = EventTimeWindow.of(WindowSpec.tumbling(10 * MIN)).withTimeField("event_time")
+        .withWatermarkDelay(java.time.Duration.ofMinutes(5)).withLatePolicy(LatePolicy.EVENT)
+        .withAggregates(AggregateSpec.countAll("events"));
+    Path state = dir.resolve("state");
+
+    List<String> run1 = runWithState(window, state, "run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17");
+    assertThat(run1).containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|3");
+    OpenState after1 = load(state, window);
+    assertThat(after1.maxEventTime() - 5 * MIN).isEqualTo(java.time.Instant.parse("2026-03-01T00:12:00Z").toEpochMilli());
+    assertThat(after1.windows()).singleElement().satisfies(w -> {
+      assertThat(TimeText.format(w.start())).isEqualTo("2026-03-01 00:10:00");
+      assertThat(w.accumulators()[0].result()).isEqualTo(2L);
+    });
+
+    List<String> run2 = runWithState(window, state, "run2.ndjson", "00:05", "00:11", "00:13", "00:30", "00:34");
+    assertThat(run2).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    OpenState after2 = load(state, window);
+    assertThat(TimeText.format(after2.maxEventTime() - 5 * MIN)).isEqualTo("2026-03-01 00:29:00");
+    assertThat(after2.windows()).singleElement().satisfies(w -> {
+      assertThat(TimeText.format(w.start())).isEqualTo("2026-03-01 00:30:00");
+      assertThat(w.accumulators()[0].result()).isEqualTo(2L);
+    });
+  }
+
+  @Test
+  void aStreamSplitIntoThreeRunsYieldsTheWindowsOfOneRun() throws IOException {
+    RandomStream stream = RandomStream.generate(new Random(7), 900);
+    int[] cuts = {0, 311, 640, stream.lines.size()};
+    List<String> names = new ArrayList<>();
+    List<EventTimeWindow> windows = new ArrayList<>();
+    List<Expectation> whole = new ArrayList<>();
+    for (WindowSpec spec : new WindowSpec[] {WindowSpec.tumbling(MIN), WindowSpec.hopping(20_000, MIN), WindowSpec.session(45_000)}) {
+      for (LatePolicy policy : LatePolicy.values()) {
+        WindowQuery q = WindowQuery.of(spec).withKeys("user").withDelay(30_000).withLatePolicy(policy)
+            .withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "amount", "total"),
+                AggregateSpec.of(AggregateKind.FIRST, "tag", "first_tag"), AggregateSpec.of(AggregateKind.LAST, "tag", "last_tag"));
+        names.add(spec.kind() + "-" + policy.label());
+        windows.add(EventTimeWindow.of(q).withTimeField("event_time"));
+        whole.add(stream.expected(q, new Object[][] {{null}, {"amount"}, {"tag"}, {"tag"}}));
+      }
+    }
+    List<List<String>> emitted = new ArrayList<>();
+    windows.forEach(w -> emitted.add(new ArrayList<>()));
+    for (int run = 0; run < 3; run++) {
+      Path file = write("part" + run + ".ndjson", stream.lines.subList(cuts[run], cuts[run + 1]));
+      Pipeline p = Pipeline.create(options());
+      PCollection<Row> rows = p.apply("Read", NdjsonIO.read(file.toString())).rows();
+      List<EventTimeState> states = new ArrayList<>();
+      List<Path> outputs = new ArrayList<>();
+      for (int i = 0; i < windows.size(); i++) {
+        EventTimeState state = EventTimeState.open(dir.resolve("state-" + names.get(i)), windows.get(i));
+        states.add(state);
+        Path out = dir.resolve("out-" + run + "-" + names.get(i));
+        outputs.add(out);
+        writeLines(format("Format-" + names.get(i), rows.apply(names.get(i), windows.get(i).withState(state)).windows()),
+            out);
+      }
+      p.run().waitUntilFinish();
+      for (int i = 0; i < windows.size(); i++) {
+        states.get(i).commit();
+        states.get(i).close();
+        emitted.get(i).addAll(readLines(outputs.get(i)));
+      }
+    }
+    for (int i = 0; i < windows.size(); i++) {
+      List<String> all = new ArrayList<>(emitted.get(i));
+      for (OpenState.OpenWindow w : load(dir.resolve("state-" + names.get(i)), windows.get(i)).windows()) {
+        all.add(formatOpen(w));
+      }
+      assertThat(all).as(names.get(i)).containsExactlyInAnyOrderElementsOf(whole.get(i).rows);
+      assertThat(emitted.get(i)).as(names.get(i) + ": each window emitted once").doesNotHaveDuplicates();
+    }
+  }
+
+  private List<String> runWithState(EventTimeWindow window, Path state, String name, String... times)
+      throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (String t : times) {
+      lines.add("{\"event_time\":\"2026-03-01 " + t + ":00\"}");
+    }
+    Path file = write(name, lines);
+    Path out = dir.resolve(name + ".out");
+    try (EventTimeState s = EventTimeState.open(state, window)) {
+      Pipeline p = Pipeline.create(options());
+      PCollection<Row> rows = p.apply("Read", NdjsonIO.read(file.toString())).rows();
+      writeLines(format("Format", rows.apply("Window", window.withState(s)).windows()), out);
+      p.run().waitUntilFinish();
+      s.commit();
+    }
+    return readLines(out);
+  }
+
+  private static OpenState load(Path state, EventTimeWindow window) {
+    try (StateStore store = StateStore.open(state, window.query(), window.timeField())) {
+      return store.load();
+    }
+  }
+
+  private static String formatOpen(OpenState.OpenWindow w) {
+    StringJoiner j = new StringJoiner("|");
+    for (int i = 0; i < w.key().size(); i++) {
+      j.add(formatValue(w.key().get(i)));
+    }
+    j.add(TimeText.format(w.start())).add(TimeText.format(w.end()));
+    for (Accumulator a : w.accumulators()) {
+      j.add(formatValue(a.result()));
+    }
+    return j.toString();
+  }
+
+  /** Writes the strings to files under {@code prefix}, for reading back after the run on any runner. */
+  private static void writeLines(PCollection<String> lines, Path prefix) {
+    lines.apply("Write" + prefix.getFileName(), TextIO.write().to(prefix.toString()).withSuffix(".txt"));
+  }
+
+  private static List<String> readLines(Path prefix) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (var files = Files.newDirectoryStream(prefix.getParent(), prefix.getFileName() + "*.txt")) {
+      for (Path f : files) {
+        lines.addAll(Files.readAllLines(f));
+      }
+    }
+    return lines;
+  }
+
   private Path write(String name, List<String> lines) throws IOException {
     Path file = dir.resolve(name);
     Files.write(file, lines);
@@ -262,6 +393,14 @@ public abstract class ConformanceSuite {
 
     /** The rows and stats the core processor yields for {@code q} over these arrivals. */
     Expectation expected(WindowQuery q) {
+      return expected(q, null);
+    }
+
+    /**
+     * The same, with the aggregates' inputs named: {@code inputs[i][0]} is the field of aggregate i
+     * ({@code null} for count(*)); without it, the aggregates of the random-stream test.
+     */
+    Expectation expected(WindowQuery q, Object[][] inputs) {
       Expectation e = new Expectation();
       WindowProcessor p = new WindowProcessor(q, w -> {
         StringJoiner j = new StringJoiner("|");
@@ -281,8 +420,14 @@ public abstract class ConformanceSuite {
           continue;
         }
         long ts = (Long) r[3];
-        Object[] inputs = {null, r[2], r[2], java.time.Instant.ofEpochMilli(ts), r[2], r[4], r[4], r[4], r[4]};
-        if (!p.process(Key.of(r[1]), parser.parse(java.time.Instant.ofEpochMilli(ts)), inputs)) {
+        Object[] values = {null, r[2], r[2], java.time.Instant.ofEpochMilli(ts), r[2], r[4], r[4], r[4], r[4]};
+        if (inputs != null) {
+          values = new Object[inputs.length];
+          for (int i = 0; i < inputs.length; i++) {
+            values[i] = inputs[i][0] == null ? null : inputs[i][0].equals("amount") ? r[2] : r[4];
+          }
+        }
+        if (!p.process(Key.of(r[1]), parser.parse(java.time.Instant.ofEpochMilli(ts)), values)) {
           e.latePositions.add((Long) r[0]);
         }
       }

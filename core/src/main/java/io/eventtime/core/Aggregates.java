@@ -43,6 +43,15 @@ public final class Aggregates {
     }
   }
 
+  /** A deep copy, for engines that must not change the accumulators they were handed. */
+  public Accumulator[] copy(Accumulator[] accs) {
+    Accumulator[] out = new Accumulator[accs.length];
+    for (int i = 0; i < accs.length; i++) {
+      out[i] = PartialAggregate.of(accs[i]).toAccumulator(kinds[i]);
+    }
+    return out;
+  }
+
   public Object[] results(Accumulator[] accs) {
     Object[] out = new Object[accs.length];
     for (int i = 0; i < accs.length; i++) {

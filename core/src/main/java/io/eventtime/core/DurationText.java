@@ -20,18 +20,28 @@ public final class DurationText {
   public static long parseMillis(String text) {
     String t = text == null ? "" : text.trim();
     if (t.toUpperCase(Locale.ROOT).startsWith("PT") || t.toUpperCase(Locale.ROOT).startsWith("P")) {
+      Duration d;
       try {
-        return Duration.parse(t).toMillis();
+        d = Duration.parse(t);
       } catch (DateTimeParseException e) {
         throw refuse(text);
+      }
+      try {
+        return d.toMillis();
+      } catch (ArithmeticException e) {
+        throw tooLong(text);
       }
     }
     Matcher m = AMOUNT_UNIT.matcher(t);
     if (!m.matches()) {
       throw refuse(text);
     }
-    long amount = Long.parseLong(m.group(1));
-    return Math.multiplyExact(amount, unitMillis(m.group(2), text));
+    long unit = unitMillis(m.group(2), text);
+    try {
+      return Math.multiplyExact(Long.parseLong(m.group(1)), unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw tooLong(text);
+    }
   }
 
   /** Milliseconds in one of {@code unit}, or an error naming the units there are. */
@@ -50,6 +60,11 @@ public final class DurationText {
       default:
         throw refuse(whole);
     }
+  }
+
+  private static IllegalArgumentException tooLong(String text) {
+    return new IllegalArgumentException("'" + text + "' is too long a duration: it must fit in 64-bit milliseconds"
+        + " (about 292 million years)");
   }
 
   private static IllegalArgumentException refuse(String text) {

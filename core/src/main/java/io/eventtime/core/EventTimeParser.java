@@ -12,6 +12,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.util.Date;
@@ -62,7 +63,8 @@ public final class EventTimeParser implements Serializable {
       .appendOffset("+HHMM", "Z")
       .optionalEnd()
       .optionalEnd()
-      .toFormatter(Locale.ROOT);
+      .toFormatter(Locale.ROOT)
+      .withResolverStyle(ResolverStyle.STRICT); // a day that does not exist (02-30) is an error, not the month's end
 
   private final ZoneId zone;
   private final EpochUnit epochUnit;
@@ -81,7 +83,11 @@ public final class EventTimeParser implements Serializable {
       return ISO;
     }
     try {
-      return DateTimeFormatter.ofPattern(pattern, Locale.ROOT);
+      // strict, so that 30/02 is refused rather than moved to 28/02; strict needs an era for yyyy
+      return new DateTimeFormatterBuilder().appendPattern(pattern)
+          .parseDefaulting(ChronoField.ERA, 1)
+          .toFormatter(Locale.ROOT)
+          .withResolverStyle(ResolverStyle.STRICT);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("the time pattern '" + pattern + "' is not valid (" + e.getMessage()
           + "): write it as java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss");
@@ -171,6 +177,11 @@ public final class EventTimeParser implements Serializable {
     try {
       TemporalAccessor t = formatter.parse(s);
       if (!t.isSupported(ChronoField.HOUR_OF_DAY)) {
+        if (t.isSupported(ChronoField.HOUR_OF_AMPM) || t.isSupported(ChronoField.MINUTE_OF_HOUR)) {
+          // a 12-hour clock without AM/PM: reading it as the date's midnight would lose the time silently
+          throw new EventTimeException("'" + abbreviate(s) + "' has a time of day but no hour of day: in the pattern "
+              + pattern + " write HH for hours 0-23, or add a (AM/PM) after hh");
+        }
         return LocalDate.from(t).atStartOfDay(zone).toInstant().toEpochMilli();
       }
       if (t.isSupported(ChronoField.OFFSET_SECONDS)) {

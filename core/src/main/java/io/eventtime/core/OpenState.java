@@ -1,5 +1,6 @@
 package io.eventtime.core;
 
+import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -19,5 +20,5 @@ public record OpenState(Long maxEventTime, long nextArrival, List<OpenWindow> wi
   }
 
   /** One open window of one key. */
-  public record OpenWindow(Key key, long start, long end, Accumulator[] accumulators) {}
+  public record OpenWindow(Key key, long start, long end, Accumulator[] accumulators) implements Serializable {}
 }

@@ -36,7 +36,7 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     try {
       data.reader = new EventFileReader(data.settings, meta.listFiles(this));
     } catch (HopException e) {
-      logError(Settings.refusal(getTransformName(), List.of(e.getMessage())));
+      logError(Settings.refusal(getTransformName(), List.of(e.getMessage().strip())));
       return false;
     }
     data.outputRowMeta = data.settings.layout().clone();

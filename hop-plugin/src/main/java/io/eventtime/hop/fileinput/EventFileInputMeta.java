@@ -144,7 +144,7 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
           problems.add("Files: no file matches the list: check the folders and masks");
         }
       } catch (HopException e) {
-        problems.add(e.getMessage());
+        problems.add(e.getMessage().strip());
       }
     }
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventFileInput.CheckResult.OK"));

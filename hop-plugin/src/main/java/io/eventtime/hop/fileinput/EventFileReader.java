@@ -1,9 +1,5 @@
 package io.eventtime.hop.fileinput;
 
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.eventtime.core.ndjson.NdjsonReader;
 import java.io.BufferedReader;
 import java.io.Closeable;
@@ -11,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +21,6 @@ import org.apache.hop.core.vfs.HopVfs;
  * engine can read the files the way the local engine does.
  */
 public final class EventFileReader implements Closeable {
-  private static final CsvMapper CSV = new CsvMapper();
-
   /** One row: its values (file name and line number included when asked for) or why it is rejected. */
   public record Record(String file, long line, Object[] values, String errorField, String error) {
     public boolean isRejected() {
@@ -39,9 +32,8 @@ public final class EventFileReader implements Closeable {
   private final Iterator<FileObject> files;
   private String currentFile;
   private NdjsonReader ndjson;
-  private CsvParser csv;
+  private CsvRecords csv;
   private int[] columnOfField;
-  private long lastLine;
 
   public EventFileReader(InputSettings settings, List<FileObject> files) {
     this.settings = settings;
@@ -73,10 +65,7 @@ public final class EventFileReader implements Closeable {
       ndjson = new NdjsonReader(currentFile, new BufferedReader(reader));
       return;
     }
-    CsvSchema schema = CsvSchema.emptySchema().withColumnSeparator(settings.delimiter);
-    csv = CSV.getFactory().createParser(reader);
-    csv.setSchema(schema);
-    csv.enable(CsvParser.Feature.SKIP_EMPTY_LINES);
+    csv = new CsvRecords(currentFile, reader, settings.delimiter);
     int fields = settings.fieldNames.size();
     columnOfField = new int[fields];
     if (!settings.header) {
@@ -85,7 +74,7 @@ public final class EventFileReader implements Closeable {
       }
       return;
     }
-    List<String> header = csvRecord();
+    List<String> header = csv.next();
     if (header == null) {
       return;
     }
@@ -120,11 +109,11 @@ public final class EventFileReader implements Closeable {
   }
 
   private Record nextCsv() throws IOException {
-    List<String> values = csvRecord();
+    List<String> values = csv.next();
     if (values == null) {
       return null;
     }
-    long number = lastLine;
+    long number = csv.line();
     Object[] row = newRow(number);
     for (int i = 0; i < settings.readers.size(); i++) {
       String name = settings.fieldNames.get(i);
@@ -137,23 +126,6 @@ public final class EventFileReader implements Closeable {
       }
     }
     return new Record(currentFile, number, row, null, null);
-  }
-
-  /** The values of the next CSV record, or null at the end of the file. */
-  private List<String> csvRecord() throws IOException {
-    JsonToken t = csv.nextToken();
-    if (t == null) {
-      return null;
-    }
-    if (t != JsonToken.START_ARRAY) {
-      throw new IOException(currentFile + " line " + csv.currentTokenLocation().getLineNr() + ": not a CSV record");
-    }
-    lastLine = csv.currentTokenLocation().getLineNr();
-    List<String> values = new ArrayList<>();
-    while ((t = csv.nextToken()) != JsonToken.END_ARRAY && t != null) {
-      values.add(csv.getText());
-    }
-    return values;
   }
 
   private Object[] newRow(long lineNumber) {

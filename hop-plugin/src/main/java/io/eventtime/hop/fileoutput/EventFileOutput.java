@@ -80,6 +80,9 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
     String name = data.settings.filename();
     try {
       FileObject file = HopVfs.getFileObject(name, this);
+      if (file.isFolder()) {
+        throw new HopException("File name: " + name + " is a folder: give the name of a file in it");
+      }
       if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
         file.getParent().createFolder();
       }

@@ -3,6 +3,7 @@ package io.eventtime.hop.fileoutput;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.eventtime.core.TimeText;
@@ -48,7 +49,9 @@ public final class EventFileWriter implements Closeable {
     this.csv = csv;
     if (csv) {
       CsvSchema schema = CsvSchema.emptySchema().withColumnSeparator(delimiter).withLineSeparator("\n");
-      csvWriter = CSV.writerFor(String[].class).with(schema).writeValues(out);
+      // quotes only the values that need it (a delimiter, a quote, a line break)
+      csvWriter = CSV.writerFor(String[].class).with(schema).with(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
+          .writeValues(out);
       csvRow = new String[columns.length];
       if (header) {
         String[] names = new String[columns.length];

@@ -2,10 +2,15 @@ package io.eventtime.hop.window;
 
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.Key;
+import io.eventtime.core.OpenState;
 import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowResult;
+import io.eventtime.core.state.StateException;
+import io.eventtime.core.state.StateStore;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +24,7 @@ import org.apache.hop.core.row.RowDataUtil;
 import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.engine.IPipelineEngine;
 import org.apache.hop.pipeline.transform.BaseTransform;
 import org.apache.hop.pipeline.transform.TransformMeta;
 
@@ -26,7 +32,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * Event-time windows on Hop's local engine. Each row goes to the core's
  * {@link WindowProcessor} in arrival order; a window row is sent on as soon as the watermark
  * closes its window, late rows go to the late target with the reason, and rows without a
- * readable event time go to the error handling. All the windowing is the core's.
+ * readable event time go to the error handling. With a state folder, the windows still open at
+ * the end are kept for the next run instead of being emitted, and the new state replaces the old
+ * one only when the whole pipeline has succeeded. All the windowing is the core's.
  */
 public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTimeWindowData> {
   static final String REJECTED_CODE = "EVENTTIME-REJECTED";
@@ -41,30 +49,56 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     if (!super.init()) {
       return false;
     }
-    // everything but the input fields can be checked before the first row
+    // everything but the input fields is checked before the first row
     List<String> problems = Settings.problems();
-    meta.resolve(this, null, problems);
-    if (!problems.isEmpty()) {
-      logError(refusal(problems));
+    WindowSettings s = meta.resolve(this, null, problems);
+    if (s == null) {
+      logError(Settings.refusal(getTransformName(), problems));
       return false;
     }
-    String target = meta.getLateTargetTransform();
-    if (target != null) {
-      try {
-        data.lateRowSet = findOutputRowSet(target);
-      } catch (HopTransformException e) {
-        logError(e.getMessage());
-        return false;
-      }
-      if (data.lateRowSet == null) {
-        logError("Late rows target: there is no hop from '" + getTransformName() + "' to '" + target
-            + "': draw one and choose 'Late rows', or clear the target");
-        return false;
-      }
-      List<IRowSet> main = getOutputRowSets();
-      main.remove(data.lateRowSet);
-      setOutputRowSets(main);
+    if (!findLateRowSet()) {
+      return false;
     }
+    OpenState state = OpenState.empty();
+    if (s.stateFolder() != null) {
+      try {
+        data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField());
+        state = data.store.load();
+      } catch (StateException | IllegalArgumentException e) {
+        logError(Settings.refusal(getTransformName(), List.of("State folder: " + e.getMessage())));
+        closeStore();
+        return false;
+      }
+      getPipeline().addExecutionFinishedListener(this::commitStateIfTheRunSucceeded);
+    }
+    data.processor = new WindowProcessor(s.query(), this::emit, state);
+    return true;
+  }
+
+  private static Path folder(String name) {
+    return name.startsWith("file:") ? Path.of(URI.create(name)) : Path.of(name);
+  }
+
+  /** Takes the late rows' hop out of the main outputs, so that windows never go there. */
+  private boolean findLateRowSet() {
+    String target = meta.getLateTargetTransform();
+    if (target == null) {
+      return true;
+    }
+    try {
+      data.lateRowSet = findOutputRowSet(target);
+    } catch (HopTransformException e) {
+      logError(e.getMessage());
+      return false;
+    }
+    if (data.lateRowSet == null) {
+      logError("Late rows target: there is no hop from '" + getTransformName() + "' to '" + target
+          + "': draw one and choose 'Late rows', or clear the target");
+      return false;
+    }
+    List<IRowSet> main = getOutputRowSets();
+    main.remove(data.lateRowSet);
+    setOutputRowSets(main);
     return true;
   }
 
@@ -104,11 +138,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     return true;
   }
 
+  /** Looks the fields up in the first row's layout; a field that is not there stops the run. */
   private void start(IRowMeta input) throws HopException {
     List<String> problems = Settings.problems();
     WindowSettings s = meta.resolve(this, input, problems);
     if (s == null) {
-      throw new HopException(refusal(problems));
+      throw new HopException(Settings.refusal(getTransformName(), problems));
     }
     data.settings = s;
     data.outputRowMeta = s.outputRowMeta();
@@ -125,7 +160,6 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       data.lateRowMeta = input.clone();
       data.lateRowMeta.addValueMeta(new ValueMetaString(s.lateReasonField()));
     }
-    data.processor = new WindowProcessor(s.query(), this::emit);
     if (s.idleTimeoutMillis() > 0) {
       startIdleWatch(s.idleTimeoutMillis());
     }
@@ -203,23 +237,67 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
   }
 
+  /**
+   * Without a state folder every window still open is emitted. With one, they are kept: the new
+   * state is written beside the old one now, and replaces it when the pipeline has succeeded.
+   */
   private void endOfInput() throws HopException {
     synchronized (data.lock) {
       data.finished = true;
       stopIdleWatch();
-      if (data.processor != null) {
-        try {
+      String kept = "";
+      try {
+        if (data.store == null) {
           data.processor.finish();
-        } catch (EmitFailed e) {
-          throw e.getCause();
+        } else {
+          OpenState next = data.processor.hold();
+          data.staged = data.store.stage(next);
+          kept = ", open windows kept for the next run: " + next.windows().size();
         }
-        logBasic("Event time window stats: " + data.processor.stats().toJson()
-            + (data.lateRowSet != null ? ", late rows sent to '" + meta.getLateTargetTransform() + "': " + data.lateToTarget : ""));
+      } catch (EmitFailed e) {
+        throw e.getCause();
+      } catch (StateException e) {
+        throw new HopException("State folder: " + e.getMessage(), e);
       }
+      logBasic("Event time window stats: " + data.processor.stats().toJson() + kept
+          + (data.lateRowSet != null ? ", late rows sent to '" + meta.getLateTargetTransform() + "': " + data.lateToTarget : ""));
     }
     setOutputDone();
     if (data.lateRowSet != null) {
       data.lateRowSet.setDone();
+    }
+  }
+
+  /** Called when the whole pipeline has ended: only a run without errors stores its state. */
+  private void commitStateIfTheRunSucceeded(IPipelineEngine<PipelineMeta> pipeline) {
+    synchronized (data.lock) {
+      try {
+        if (data.staged != null) {
+          if (pipeline.getErrors() == 0 && !pipeline.isStopped()) {
+            data.staged.commit();
+            logBasic("Stored the watermark and open windows in " + data.store.file());
+          } else {
+            data.staged.discard();
+            logBasic("The run did not succeed: the state in " + data.store.directory() + " is kept as it was");
+          }
+        }
+      } catch (StateException e) {
+        logError("State folder: " + e.getMessage(), e);
+      } finally {
+        closeStore();
+      }
+    }
+  }
+
+  private void closeStore() {
+    if (data.store != null) {
+      try {
+        data.store.close();
+      } catch (StateException e) {
+        logError("State folder: " + e.getMessage());
+      }
+      data.store = null;
+      data.staged = null;
     }
   }
 
@@ -269,12 +347,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     synchronized (data.lock) {
       data.finished = true;
       stopIdleWatch();
+      if (data.staged == null) {
+        // the run did not reach its end: nothing to store, let other runs use the folder
+        closeStore();
+      }
     }
     super.dispose();
-  }
-
-  private String refusal(List<String> problems) {
-    return Settings.refusal(getTransformName(), problems);
   }
 
   /** Carries a failed putRow out of the processor's sink. */

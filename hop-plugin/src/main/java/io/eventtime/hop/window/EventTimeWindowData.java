@@ -1,6 +1,7 @@
 package io.eventtime.hop.window;
 
 import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.state.StateStore;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hop.core.IRowSet;
 import org.apache.hop.core.row.IRowMeta;
@@ -21,6 +22,10 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   IRowSet lateRowSet;
   IRowMeta lateRowMeta;
   long lateToTarget;
+
+  /** The state carried between runs, when a state folder is set; its new state once staged. */
+  StateStore store;
+  StateStore.Staged staged;
 
   /** The processor is shared with the idle watch: both hold this lock while they use it. */
   final Object lock = new Object();

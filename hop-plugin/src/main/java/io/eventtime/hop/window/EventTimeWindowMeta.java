@@ -38,7 +38,7 @@ import org.apache.hop.pipeline.transform.stream.StreamIcon;
 public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
-  @HopMetadataProperty(key = "time_field", injectionKeyDescription = "EventTimeWindow.Injection.TimeField")
+  @HopMetadataProperty(key = "time_field")
   private String timeField;
 
   /** A DateTimeFormatter pattern for String times; blank reads ISO-8601. */
@@ -100,6 +100,13 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
   @HopMetadataProperty(key = "idle_timeout")
   private String idleTimeout;
 
+  /**
+   * A folder that carries the watermark and the open windows from one run to the next (the
+   * core's state store); blank to emit every window at the end of the run.
+   */
+  @HopMetadataProperty(key = "state_folder")
+  private String stateFolder;
+
   public EventTimeWindowMeta() {
     groupFields = new ArrayList<>();
     aggregates = new ArrayList<>();
@@ -124,6 +131,7 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
     latePolicy = "window";
     lateReasonField = "late_reason";
     idleTimeout = null;
+    stateFolder = null;
   }
 
   @Override
@@ -362,6 +370,14 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
 
   public void setLateReasonField(String lateReasonField) {
     this.lateReasonField = lateReasonField;
+  }
+
+  public String getStateFolder() {
+    return stateFolder;
+  }
+
+  public void setStateFolder(String stateFolder) {
+    this.stateFolder = stateFolder;
   }
 
   public String getIdleTimeout() {

@@ -4,7 +4,7 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
 
 /** One group-by field of the window transform: windows are kept per value of these fields. */
 public class GroupField {
-  @HopMetadataProperty(key = "name", injectionKeyDescription = "EventTimeWindow.Injection.GroupField")
+  @HopMetadataProperty(key = "name")
   private String name;
 
   public GroupField() {}

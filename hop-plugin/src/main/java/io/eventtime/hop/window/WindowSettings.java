@@ -44,9 +44,11 @@ public final class WindowSettings {
   private final IRowMeta outputRowMeta;
   private final String lateReasonField;
   private final long idleTimeoutMillis;
+  private final String stateFolder;
 
   private WindowSettings(WindowQuery query, EventTimeReader timeReader, String timeField, int timeIndex,
-      int[] keyIndexes, int[] inputIndexes, IRowMeta outputRowMeta, String lateReasonField, long idleTimeoutMillis) {
+      int[] keyIndexes, int[] inputIndexes, IRowMeta outputRowMeta, String lateReasonField, long idleTimeoutMillis,
+      String stateFolder) {
     this.query = query;
     this.timeReader = timeReader;
     this.timeField = timeField;
@@ -56,6 +58,7 @@ public final class WindowSettings {
     this.outputRowMeta = outputRowMeta;
     this.lateReasonField = lateReasonField;
     this.idleTimeoutMillis = idleTimeoutMillis;
+    this.stateFolder = stateFolder;
   }
 
   /**
@@ -112,6 +115,10 @@ public final class WindowSettings {
       }
       keyFields.add(name);
       keyIndexes[i] = Settings.fieldIndex("Group by", name, input, problems);
+      if (keyIndexes[i] >= 0 && HopValues.valueType(input.getValueMeta(keyIndexes[i])) == null) {
+        problems.add("Group by: the field '" + name + "' is of type " + input.getValueMeta(keyIndexes[i]).getTypeDesc()
+            + ", which cannot be a key: group by a number, string, boolean, date or timestamp field");
+      }
       output.addValueMeta(keyIndexes[i] >= 0 ? normalCopy(input.getValueMeta(keyIndexes[i]), name) : new ValueMetaString(name));
       outputNames.add(name);
     }
@@ -169,7 +176,8 @@ public final class WindowSettings {
 
     WindowQuery query = problems.size() > before || spec == null ? null
         : new WindowQuery(spec, keyFields, aggregates, delay, policy);
-    return new WindowSettings(query, reader, timeField, timeIndex, keyIndexes, inputIndexes, output, lateReason, idle);
+    return new WindowSettings(query, reader, timeField, timeIndex, keyIndexes, inputIndexes, output, lateReason, idle,
+        Settings.resolve(variables, meta.getStateFolder()));
   }
 
   private static WindowSpec windowSpec(EventTimeWindowMeta meta, IVariables variables, List<String> problems) {
@@ -337,6 +345,14 @@ public final class WindowSettings {
 
   public String lateReasonField() {
     return lateReasonField;
+  }
+
+  /**
+   * The folder of the state carried between runs (the core's state store), or null when each
+   * run emits all its windows.
+   */
+  public String stateFolder() {
+    return stateFolder;
   }
 
   /** Wall-clock milliseconds without rows after which the watermark follows the clock; 0 for never. */

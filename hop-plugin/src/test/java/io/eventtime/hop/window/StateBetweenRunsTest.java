@@ -1,0 +1,144 @@
+package io.eventtime.hop.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventtime.core.OpenState;
+import io.eventtime.core.Stats;
+import io.eventtime.core.TimeText;
+import io.eventtime.core.state.StateStore;
+import io.eventtime.hop.HopTestEnvironment;
+import io.eventtime.hop.LocalRun;
+import io.eventtime.hop.PipelineBuilder;
+import io.eventtime.hop.Rows;
+import io.eventtime.hop.Samples;
+import io.eventtime.hop.fileoutput.EventFileOutputMeta;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The contract's example B: two runs that carry the watermark and open windows in a state folder. */
+class StateBetweenRunsTest {
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void hop() {
+    HopTestEnvironment.init();
+  }
+
+  private static EventTimeWindowMeta window(Path state) {
+    EventTimeWindowMeta w = new EventTimeWindowMeta();
+    w.setDefault();
+    w.setWindowSize("10 MINUTES");
+    w.setWatermarkDelay("5 MINUTES");
+    w.setLatePolicy("event");
+    w.setStateFolder(state.toString());
+    w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
+    w.setLateTargetTransform("late");
+    return w;
+  }
+
+  private static LocalRun.Result run(EventTimeWindowMeta w, String... times) throws Exception {
+    IRowMeta in = new RowMeta();
+    in.addValueMeta(new ValueMetaString("event_time"));
+    List<Object[]> rows = new ArrayList<>();
+    for (String t : times) {
+      rows.add(new Object[] {"2026-03-01 " + t + ":00"});
+    }
+    return new LocalRun(new PipelineBuilder("example-b").injector("in", in).transform("window", w).dummy("out")
+        .dummy("late").hop("in", "window").hop("window", "out").hop("window", "late").build())
+        .inject("in", in, rows).run("out", "late");
+  }
+
+  private OpenState stored(EventTimeWindowMeta w) {
+    WindowSettings s = w.resolve(null, null, new ArrayList<>());
+    try (StateStore store = StateStore.open(dir.resolve("state"), s.query(), "event_time")) {
+      return store.load();
+    }
+  }
+
+  private static String describe(OpenState state) {
+    StringBuilder b = new StringBuilder("watermark " + TimeText.format(state.maxEventTime() - 5 * 60_000L));
+    state.windows().forEach(w -> b.append("; window ").append(TimeText.format(w.start())).append(" holds ")
+        .append(w.accumulators()[0].result()));
+    return b.toString();
+  }
+
+  @Test
+  void exampleB_twoRunsInPipelinesBuiltInCode() throws Exception {
+    EventTimeWindowMeta w = window(dir.resolve("state"));
+    LocalRun.Result run1 = run(w, "00:01", "00:04", "00:08", "00:12", "00:17");
+    assertThat(run1.errors()).isZero();
+    assertThat(Rows.text(run1.rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|3");
+    assertThat(describe(stored(w))).isEqualTo("watermark 2026-03-01 00:12:00; window 2026-03-01 00:10:00 holds 2");
+
+    LocalRun.Result run2 = run(w, "00:05", "00:11", "00:13", "00:30", "00:34");
+    assertThat(run2.errors()).isZero();
+    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    assertThat(Rows.text(run2.rows("late"))).containsExactly(
+        "2026-03-01 00:05:00|event time 2026-03-01 00:05:00 is behind the watermark 2026-03-01 00:12:00 (late policy event)",
+        "2026-03-01 00:11:00|event time 2026-03-01 00:11:00 is behind the watermark 2026-03-01 00:12:00 (late policy event)");
+    Stats stats = ((EventTimeWindowData) run2.pipeline().getTransform("window", 0).getData()).processor().stats();
+    assertThat(stats).isEqualTo(new Stats(5, 1, 2, 1, 3, 0));
+    assertThat(describe(stored(w))).isEqualTo("watermark 2026-03-01 00:29:00; window 2026-03-01 00:30:00 holds 2");
+  }
+
+  @Test
+  void aRunThatFailsStoresNothing() throws Exception {
+    EventTimeWindowMeta w = window(dir.resolve("state"));
+    run(w, "00:01", "00:04", "00:08", "00:12", "00:17");
+    String before = Files.readString(dir.resolve("state/state.json"));
+
+    // the second run's windows cannot be written: the file to write is a folder
+    EventFileOutputMeta out = new EventFileOutputMeta();
+    out.setDefault();
+    out.setFilename(Files.createDirectories(dir.resolve("a-folder")).toString());
+    IRowMeta in = new RowMeta();
+    in.addValueMeta(new ValueMetaString("event_time"));
+    LocalRun.Result failed = new LocalRun(new PipelineBuilder("failing").injector("in", in).transform("window", w)
+        .transform("write", out).dummy("late").hop("in", "window").hop("window", "write").hop("window", "late").build())
+        .inject("in", in, List.<Object[]>of(new Object[] {"2026-03-01 00:13:00"}, new Object[] {"2026-03-01 00:30:00"}))
+        .run();
+    assertThat(failed.errors()).isPositive();
+    assertThat(Files.readString(dir.resolve("state/state.json"))).isEqualTo(before);
+
+    // and the folder is free again: the second run, done right, goes on from the first
+    LocalRun.Result run2 = run(w, "00:05", "00:11", "00:13", "00:30", "00:34");
+    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+  }
+
+  @Test
+  void aStateOfAnotherQueryIsRefusedBeforeTheRun() throws Exception {
+    run(window(dir.resolve("state")), "00:01", "00:17");
+    EventTimeWindowMeta other = window(dir.resolve("state"));
+    other.setWindowSize("5 MINUTES");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(other, "00:20"))
+        .hasMessageContaining("failed to initialize");
+  }
+
+  @Test
+  void exampleB_twoRunsOfTheSamplePipeline() throws Exception {
+    Path sample = Samples.pipeline("example-b-state.hpl");
+    for (int i = 1; i <= 2; i++) {
+      LocalRun.Result r = LocalRun.of(sample).parameter("OUTPUT_FOLDER", dir.resolve("run" + i).toString())
+          .parameter("STATE_FOLDER", dir.resolve("state").toString())
+          .parameter("INPUT_FILE", Samples.folder().resolve("data/example-b-run" + i + ".ndjson").toString()).run();
+      assertThat(r.errors()).isZero();
+    }
+    assertThat(Files.readAllLines(dir.resolve("run1/example-b-state.ndjson"))).containsExactly(
+        "{\"window_start\":\"2026-03-01 00:00:00\",\"window_end\":\"2026-03-01 00:10:00\",\"events\":3}");
+    assertThat(Files.readAllLines(dir.resolve("run1/example-b-state-late.ndjson"))).isEmpty();
+    assertThat(Files.readAllLines(dir.resolve("run2/example-b-state.ndjson"))).containsExactly(
+        "{\"window_start\":\"2026-03-01 00:10:00\",\"window_end\":\"2026-03-01 00:20:00\",\"events\":3}");
+    assertThat(Files.readAllLines(dir.resolve("run2/example-b-state-late.ndjson"))).hasSize(2);
+    assertThat(describe(stored(window(dir.resolve("state")))))
+        .isEqualTo("watermark 2026-03-01 00:29:00; window 2026-03-01 00:30:00 holds 2");
+  }
+}

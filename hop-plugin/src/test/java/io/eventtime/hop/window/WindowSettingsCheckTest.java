@@ -1,0 +1,169 @@
+package io.eventtime.hop.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eventtime.hop.HopTestEnvironment;
+import io.eventtime.hop.LocalRun;
+import io.eventtime.hop.PipelineBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hop.core.ICheckResult;
+import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.value.ValueMetaInteger;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.core.variables.Variables;
+import org.apache.hop.pipeline.PipelineMeta;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The designer's check and the run refuse every bad setting, each with how to fix it. */
+class WindowSettingsCheckTest {
+
+  @BeforeAll
+  static void hop() {
+    HopTestEnvironment.init();
+  }
+
+  private static IRowMeta input() {
+    IRowMeta input = new RowMeta();
+    input.addValueMeta(new ValueMetaString("merchant"));
+    input.addValueMeta(new ValueMetaInteger("amount"));
+    input.addValueMeta(new ValueMetaString("event_time"));
+    return input;
+  }
+
+  private static EventTimeWindowMeta valid() {
+    EventTimeWindowMeta m = new EventTimeWindowMeta();
+    m.setDefault();
+    m.setGroupFields(new ArrayList<>(List.of(new GroupField("merchant"))));
+    m.setAggregates(new ArrayList<>(List.of(new WindowAggregate(null, "count", "events"),
+        new WindowAggregate("amount", "sum", "total"))));
+    return m;
+  }
+
+  private static List<String> errors(EventTimeWindowMeta m) {
+    PipelineMeta pipeline = new PipelineBuilder("check").transform("window", m).build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    m.check(remarks, pipeline, pipeline.findTransform("window"), input(), new String[] {"in"}, new String[0],
+        null, new Variables(), null);
+    return remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText).toList();
+  }
+
+  @Test
+  void validSettingsPass() {
+    assertThat(errors(valid())).isEmpty();
+  }
+
+  @Test
+  void everyBadSettingIsReportedWithHowToFixIt() {
+    EventTimeWindowMeta m = valid();
+    m.setTimeField("ts");
+    m.setWindowKind("hopping");
+    m.setWindowSize("0 MINUTES");
+    m.setWindowSlide("ten seconds");
+    m.setWatermarkDelay("-5 MINUTES");
+    m.setLatePolicy("lenient");
+    m.setTimeZone("Mars/Olympus");
+    m.setIdleTimeout("0 SECONDS");
+    m.setGroupFields(List.of(new GroupField("shop")));
+    m.setAggregates(List.of(new WindowAggregate("amount", "median", "m"), new WindowAggregate("merchant", "sum", "s"),
+        new WindowAggregate("price", "max", "top"), new WindowAggregate("amount", "avg", null)));
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Time field: the field 'ts' is not in the input: pick one of merchant, amount, event_time",
+        "Time zone: 'Mars/Olympus' is not a time zone: give a zone id such as UTC, Europe/Paris or +02:00",
+        "Window size: must be positive, got '0 MINUTES': give a duration greater than zero, e.g. 10 MINUTE",
+        "Window slide: 'ten seconds' is not a duration: write an amount and a unit, e.g. 5 MINUTE, 30 SECONDS or"
+            + " 1500 MILLISECONDS (units MILLISECOND, SECOND, MINUTE, HOUR, DAY)",
+        "Watermark delay: must not be negative, got '-5 MINUTES': give 0 or a positive duration",
+        "Late policy: unknown late policy 'lenient': use one of window, event",
+        "Group by: the field 'shop' is not in the input: pick one of merchant, amount, event_time",
+        "Aggregate 1: unknown aggregate 'median': choose one of count, count distinct, sum, min, max, avg, first, last",
+        "Aggregate 2 (sum(merchant) AS s): the field 'merchant' is of type String: sum takes a numeric field (INT64"
+            + " or DOUBLE), not STRING: use count, min, max, first or last for that field, or sum a numeric one",
+        "Aggregate 3 (max(price) AS top): the field 'price' is not in the input: pick one of merchant, amount, event_time",
+        "Aggregate 4: avg has no output name: name the field it is written to",
+        "Idle timeout: must be positive, got '0 SECONDS': give a duration greater than zero, e.g. 10 MINUTE");
+  }
+
+  @Test
+  void slideLargerThanSizeAndMissingSettings() {
+    EventTimeWindowMeta m = valid();
+    m.setWindowKind("hopping");
+    m.setWindowSize("1 MINUTE");
+    m.setWindowSlide("2 MINUTES");
+    m.setTimeField(null);
+    m.setWindowStartField("");
+    m.setAggregates(List.of(new WindowAggregate(null, "sum", "total"), new WindowAggregate(null, "count", "merchant")));
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Time field: missing: pick a field of the input",
+        "Window slide: the slide (2 MINUTES) is larger than the size (1 MINUTE), so some rows would fall in no window:"
+            + " make the slide at most the size, or use a tumbling window",
+        "Window start field: missing: name the output field of each window's start, e.g. window_start",
+        "Aggregate 1: sum needs an input field: pick the field to sum for output 'total'",
+        "Output fields: the name 'merchant' is used twice: give each output field its own name");
+  }
+
+  @Test
+  void sessionGapAndKind() {
+    EventTimeWindowMeta m = valid();
+    m.setWindowKind("session");
+    m.setSessionGap("0 s");
+    m.setWindowOffset("1 MINUTE");
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Session gap: must be positive, got '0 s': give a duration greater than zero, e.g. 10 MINUTE",
+        "Window offset: applies to tumbling and hopping windows only: clear it for session windows");
+    m.setWindowKind("rolling");
+    assertThat(errors(m)).containsExactly("Window kind: 'rolling' is unknown: choose tumbling, hopping or session");
+  }
+
+  @Test
+  void aKeyOrAggregateOfATypeThatCannotBeGroupedIsReported() {
+    EventTimeWindowMeta m = valid();
+    IRowMeta input = input();
+    input.addValueMeta(new org.apache.hop.core.row.value.ValueMetaBinary("blob"));
+    m.setGroupFields(List.of(new GroupField("blob")));
+    m.setAggregates(List.of(new WindowAggregate("blob", "max", "biggest")));
+    List<String> problems = new ArrayList<>();
+    m.resolve(new Variables(), input, problems);
+    assertThat(problems).containsExactly(
+        "Group by: the field 'blob' is of type Binary, which cannot be a key: group by a number, string, boolean,"
+            + " date or timestamp field",
+        "Aggregate 1 (max(blob) AS biggest): the field 'blob' is of type Binary, which cannot be aggregated: use a"
+            + " number, string, boolean, date or timestamp field");
+  }
+
+  @Test
+  void aLateTargetWithoutAHopIsReported() {
+    EventTimeWindowMeta m = valid();
+    m.setLateTargetTransform("late rows");
+    assertThat(errors(m)).containsExactly("Late rows target: 'late rows' is not a transform this one sends rows to:"
+        + " draw a hop to it and choose 'Late rows', or clear the target");
+  }
+
+  @Test
+  void theRunRefusesBadSettingsBeforeItStarts() {
+    EventTimeWindowMeta m = valid();
+    m.setWindowSize("-1 MINUTE");
+    IRowMeta layout = input();
+    PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
+        .hop("in", "window").hop("window", "out").build();
+    assertThatThrownBy(() -> new LocalRun(p).inject("in", layout, List.of()).run("out"))
+        .isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
+  }
+
+  @Test
+  void theRunRefusesAFieldTheRowsDoNotHave() throws Exception {
+    EventTimeWindowMeta m = valid();
+    m.setTimeField("ts");
+    IRowMeta layout = input();
+    PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
+        .hop("in", "window").hop("window", "out").build();
+    LocalRun.Result r = new LocalRun(p).inject("in", layout, List.<Object[]>of(new Object[] {"acme", 1L, "2026-03-01"}))
+        .run("out");
+    assertThat(r.errors()).isPositive();
+    assertThat(r.rows("out")).isEmpty();
+  }
+}
