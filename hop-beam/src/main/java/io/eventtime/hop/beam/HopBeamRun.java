@@ -37,12 +37,15 @@ public final class HopBeamRun {
 
   public static Outcome run(PipelineMeta meta, IVariables variables, IHopMetadataProvider metadata,
       PipelineOptions options) throws HopException {
-    HopPipelineTranslator.Translation translation = prepare(meta, variables, metadata, options);
-    PipelineResult result = translation.pipeline().run();
-    PipelineResult.State state = result.waitUntilFinish();
-    if (state != PipelineResult.State.DONE) {
-      throw new HopException("the Beam run of '" + meta.getName() + "' ended " + state);
+    try (HopPipelineTranslator.Translation translation = prepare(meta, variables, metadata, options)) {
+      PipelineResult result = translation.pipeline().run();
+      PipelineResult.State state = result.waitUntilFinish();
+      if (state != PipelineResult.State.DONE) {
+        throw new HopException("the Beam run of '" + meta.getName() + "' ended " + state);
+      }
+      // only a run that succeeded replaces the state its windows carry to the next run
+      translation.commitStates();
+      return new Outcome(result, HopMetrics.read(result), translation.notes());
     }
-    return new Outcome(result, HopMetrics.read(result), translation.notes());
   }
 }

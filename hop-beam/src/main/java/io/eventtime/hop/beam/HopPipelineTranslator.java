@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
 import io.eventtime.beam.EventTimestamps;
@@ -8,7 +9,8 @@ import io.eventtime.hop.fileoutput.EventFileOutputMeta;
 import io.eventtime.hop.stamp.EventTimeStampMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import io.eventtime.hop.window.WindowSettings;
-import java.time.Duration;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -93,6 +95,8 @@ public final class HopPipelineTranslator {
   /** What each translated transform sends to each next transform. */
   private final Map<String, Map<String, HopStream>> sent = new HashMap<>();
   private final Set<String> untranslated = new HashSet<>();
+  /** The state folders of windows that carry their open windows from run to run. */
+  private final List<EventTimeState> states = new ArrayList<>();
 
   private HopPipelineTranslator(PipelineMeta meta, IVariables variables, IHopMetadataProvider metadata, Pipeline beam)
       throws HopException {
@@ -102,8 +106,23 @@ public final class HopPipelineTranslator {
     this.beam = beam;
   }
 
-  /** What a translation made: the Beam pipeline (not yet run) and notes on settings Beam ignores. */
-  public record Translation(Pipeline pipeline, List<String> transformNames, List<String> notes) {}
+  /**
+   * What a translation made: the Beam pipeline (not yet run), notes on settings Beam ignores,
+   * and the state folders of windows that keep their open windows for the next run, to commit
+   * when the run has succeeded and to close in any case.
+   */
+  public record Translation(Pipeline pipeline, List<String> transformNames, List<String> notes,
+      List<EventTimeState> states) implements AutoCloseable {
+    /** Makes the state each window left the current one: call it only when the run has succeeded. */
+    public void commitStates() {
+      states.forEach(EventTimeState::commit);
+    }
+
+    @Override
+    public void close() {
+      states.forEach(EventTimeState::close);
+    }
+  }
 
   /**
    * Adds the translation of {@code meta} to {@code beam}; {@code variables} resolve every
@@ -115,11 +134,12 @@ public final class HopPipelineTranslator {
     HopPipelineTranslator t = new HopPipelineTranslator(meta, variables, metadata, beam);
     t.translateAll();
     if (!t.problems.isEmpty()) {
+      t.states.forEach(EventTimeState::close);
       throw new TranslationException(meta.getName(), t.problems);
     }
     List<String> names = new ArrayList<>();
     meta.getTransforms().forEach(tm -> names.add(tm.getName()));
-    return new Translation(beam, names, t.notes);
+    return new Translation(beam, names, t.notes, t.states);
   }
 
   private void translateAll() {
@@ -532,6 +552,16 @@ public final class HopPipelineTranslator {
         .withWindowFieldNames(windowRows.getValueMeta(keys).getName(), windowRows.getValueMeta(keys + 1).getName())
         .withArrivalField(RowLayout.ARRIVAL)
         .withBlockBits(Math.min(40, Arrivals.BLOCK_ROW_BITS + in.spreadBits()));
+    if (s.stateFolder() != null) {
+      try {
+        EventTimeState state = EventTimeState.open(folder(s.stateFolder()), transform);
+        states.add(state);
+        transform = transform.withState(state);
+      } catch (RuntimeException e) {
+        problem(t, "State folder: " + e.getMessage());
+        return null;
+      }
+    }
     PCollection<Row> counted = in.rows()
         .apply(name + " (read)", ParDo.of(new RowFns.CountFn(in.layout().schema(), name, HopMetrics.Kind.READ)))
         .setRowSchema(in.layout().schema());
@@ -553,6 +583,11 @@ public final class HopPipelineTranslator {
       outputs.put(errorTarget.getName(), new HopStream(rejected, errors, in.widthBits(), in.spreadBits()));
     }
     return outputs;
+  }
+
+  /** A state folder as a path, given as one or as a file: URL. */
+  private static Path folder(String name) {
+    return name.startsWith("file:") ? Path.of(URI.create(name)) : Path.of(name);
   }
 
   private Map<String, HopStream> fileOutput(TransformMeta t) {

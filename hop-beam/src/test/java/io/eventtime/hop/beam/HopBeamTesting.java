@@ -66,13 +66,20 @@ public final class HopBeamTesting {
 
   /** Runs on the local engine with the output folder given; the engine, finished. */
   public static LocalPipelineEngine runLocal(Path hpl, Path outputFolder) throws HopException {
+    return runLocal(hpl, Map.of(OUTPUT_FOLDER, outputFolder.toString()));
+  }
+
+  /** Runs on the local engine with the parameter values given; the engine, finished. */
+  public static LocalPipelineEngine runLocal(Path hpl, Map<String, String> parameters) throws HopException {
     PipelineMeta meta = load(hpl);
     LocalPipelineEngine engine = new LocalPipelineEngine(meta, new Variables(), null);
     engine.setLogLevel(LogLevel.MINIMAL);
     engine.setMetadataProvider(new MemoryMetadataProvider());
     meta.setInternalHopVariables(engine);
     engine.copyParametersFromDefinitions(meta);
-    engine.setParameterValue(OUTPUT_FOLDER, outputFolder.toString());
+    for (Map.Entry<String, String> p : parameters.entrySet()) {
+      engine.setParameterValue(p.getKey(), p.getValue());
+    }
     engine.activateParameters(engine);
     engine.execute();
     engine.waitUntilFinished();
@@ -84,9 +91,14 @@ public final class HopBeamTesting {
 
   /** Runs translated on Beam with the output folder given. */
   public static HopBeamRun.Outcome runBeam(Path hpl, Path outputFolder, PipelineOptions options) throws HopException {
+    return runBeam(hpl, Map.of(OUTPUT_FOLDER, outputFolder.toString()), options);
+  }
+
+  /** Runs translated on Beam with the parameter values given. */
+  public static HopBeamRun.Outcome runBeam(Path hpl, Map<String, String> parameters, PipelineOptions options)
+      throws HopException {
     PipelineMeta meta = load(hpl);
-    return HopBeamRun.run(meta, PipelineVariables.of(meta, Map.of(OUTPUT_FOLDER, outputFolder.toString())),
-        new MemoryMetadataProvider(), options);
+    return HopBeamRun.run(meta, PipelineVariables.of(meta, parameters), new MemoryMetadataProvider(), options);
   }
 
   /** What each transform of a local run counted, as the Beam run counts it (late rows aside). */

@@ -28,26 +28,49 @@ public abstract class SampleEquivalenceSuite {
     HopBeamTesting.initHop();
   }
 
+  /**
+   * The samples that run several times in a row, carrying their state from one run to the next,
+   * and the input file of each run (relative to samples/hop); the others run once.
+   */
+  private static final Map<String, List<String>> RUNS = Map.of(
+      "example-b-state", List.of("data/example-b-run1.ndjson", "data/example-b-run2.ndjson"));
+
   @TestFactory
   Stream<DynamicTest> everySampleWritesTheLocalEnginesFiles() {
     List<Path> samples = HopBeamTesting.samplePipelines();
-    assertThat(samples).hasSizeGreaterThanOrEqualTo(10);
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(11);
     return samples.stream().map(hpl -> DynamicTest.dynamicTest(hpl.getFileName().toString(), () -> {
       String name = hpl.getFileName().toString().replace(".hpl", "");
-      Path local = dir.resolve(name + "-local");
-      Path beam = dir.resolve(name + "-beam");
-      Map<String, Map<HopMetrics.Kind, Long>> localCounts = HopBeamTesting.counts(HopBeamTesting.runLocal(hpl, local));
-      HopBeamRun.Outcome outcome = HopBeamTesting.runBeam(hpl, beam, options());
-      Map<String, List<String>> expected = HopBeamTesting.files(local);
-      Map<String, List<String>> actual = HopBeamTesting.files(beam);
-      assertThat(expected).as("files the local engine wrote").isNotEmpty();
-      assertThat(expected.values()).as("every sample writes rows").anyMatch(lines -> !lines.isEmpty());
-      assertThat(actual.keySet()).as("files written").isEqualTo(expected.keySet());
-      for (String file : expected.keySet()) {
-        assertThat(actual.get(file)).as(file).containsExactlyElementsOf(expected.get(file));
+      List<String> inputs = RUNS.getOrDefault(name, java.util.Collections.singletonList(null));
+      for (int run = 0; run < inputs.size(); run++) {
+        Path local = dir.resolve(name + "-local/run" + run);
+        Path beam = dir.resolve(name + "-beam/run" + run);
+        Map<String, Map<HopMetrics.Kind, Long>> localCounts = HopBeamTesting.counts(
+            HopBeamTesting.runLocal(hpl, parameters(hpl, inputs.get(run), local, dir.resolve(name + "-local/state"))));
+        HopBeamRun.Outcome outcome = HopBeamTesting.runBeam(hpl,
+            parameters(hpl, inputs.get(run), beam, dir.resolve(name + "-beam/state")), options());
+        Map<String, List<String>> expected = HopBeamTesting.files(local);
+        Map<String, List<String>> actual = HopBeamTesting.files(beam);
+        String what = name + " run " + (run + 1) + ": ";
+        assertThat(expected).as(what + "files the local engine wrote").isNotEmpty();
+        assertThat(expected.values()).as(what + "every sample writes rows").anyMatch(lines -> !lines.isEmpty());
+        assertThat(actual.keySet()).as(what + "files written").isEqualTo(expected.keySet());
+        for (String file : expected.keySet()) {
+          assertThat(actual.get(file)).as(what + file).containsExactlyElementsOf(expected.get(file));
+        }
+        assertThat(HopBeamTesting.counts(outcome, localCounts.keySet())).as(what + "rows each transform counted")
+            .isEqualTo(localCounts);
       }
-      assertThat(HopBeamTesting.counts(outcome, localCounts.keySet())).as("rows each transform counted")
-          .isEqualTo(localCounts);
     }));
+  }
+
+  private static Map<String, String> parameters(Path hpl, String input, Path output, Path state) {
+    Map<String, String> p = new java.util.HashMap<>();
+    p.put(HopBeamTesting.OUTPUT_FOLDER, output.toString());
+    if (input != null) {
+      p.put("INPUT_FILE", hpl.getParent().resolve(input).toString());
+      p.put("STATE_FOLDER", state.toString());
+    }
+    return p;
   }
 }

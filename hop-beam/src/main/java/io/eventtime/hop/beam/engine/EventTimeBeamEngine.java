@@ -130,11 +130,14 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       if (state != PipelineResult.State.DONE) {
         beamErrors++;
         log.logError("The Beam run ended " + state);
+      } else {
+        translation.commitStates();
       }
     } catch (RuntimeException e) {
       beamErrors++;
       log.logError("The Beam run failed: " + rootMessage(e), e);
     } finally {
+      translation.close();
       refresh.cancel();
       refreshMetrics(beamErrors == 0 ? ComponentExecutionStatus.STATUS_FINISHED : ComponentExecutionStatus.STATUS_STOPPED);
       setExecutionEndDate(new Date());
