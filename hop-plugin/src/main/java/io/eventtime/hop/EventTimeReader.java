@@ -54,6 +54,11 @@ public final class EventTimeReader {
     return problems.size() == before ? new EventTimeReader(parser) : null;
   }
 
+  /** The core parser behind this reader, for engines that read the times themselves (Beam). */
+  public EventTimeParser parser() {
+    return parser;
+  }
+
   /** The event time in epoch milliseconds; {@link EventTimeException} says why a value is not one. */
   public long read(Object value) {
     if (value instanceof Double d) {

@@ -1,0 +1,93 @@
+package io.eventtime.hop.beam;
+
+import io.eventtime.core.Values;
+import io.eventtime.hop.HopValues;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.hop.core.exception.HopValueException;
+import org.apache.hop.core.row.IRowMeta;
+import org.joda.time.ReadableInstant;
+
+/**
+ * Turns the window rows of an Event Time Window into the rows the Hop transform sends on: the
+ * values in the Hop types of its output layout, and the rows in the order the local engine
+ * emits them (window end, then start, then keys), each with its rank as arrival position so
+ * that whatever comes next sees them in that order.
+ */
+final class CloseOrder extends PTransform<PCollection<Row>, PCollection<Row>> {
+  private final String transformName;
+  private final RowLayout layout;
+  private final int keyCount;
+
+  CloseOrder(String transformName, RowLayout layout, int keyCount) {
+    this.transformName = transformName;
+    this.layout = layout;
+    this.keyCount = keyCount;
+  }
+
+  @Override
+  public PCollection<Row> expand(PCollection<Row> windows) {
+    return windows
+        .apply("AllWindows", WithKeys.<Integer, Row>of(0).withKeyType(TypeDescriptors.integers()))
+        .apply("Gather", GroupByKey.create())
+        .apply("Rank", ParDo.of(new RankFn(transformName, layout, keyCount)))
+        .setRowSchema(layout.schema());
+  }
+
+  /** A Beam value of a window row as the core holds it. */
+  static Object coreValue(Object beamValue) {
+    if (beamValue instanceof ReadableInstant i) {
+      return java.time.Instant.ofEpochMilli(i.getMillis());
+    }
+    return Values.normalize(beamValue);
+  }
+
+  private static final class RankFn extends DoFn<KV<Integer, Iterable<Row>>, Row> {
+    private final RowLayout layout;
+    private final int keyCount;
+    private final Counter written;
+
+    RankFn(String transformName, RowLayout layout, int keyCount) {
+      this.layout = layout;
+      this.keyCount = keyCount;
+      this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
+    }
+
+    @ProcessElement
+    public void process(@Element KV<Integer, Iterable<Row>> all, OutputReceiver<Row> out) throws HopValueException {
+      List<Ranked> rows = new ArrayList<>();
+      for (Row r : all.getValue()) {
+        Object[] keys = new Object[keyCount];
+        for (int i = 0; i < keyCount; i++) {
+          keys[i] = coreValue(r.getValue(i));
+        }
+        rows.add(new Ranked(r.getDateTime(keyCount + 1).getMillis(), r.getDateTime(keyCount).getMillis(),
+            io.eventtime.core.Key.of(keys), r));
+      }
+      rows.sort(Comparator.comparingLong(Ranked::end).thenComparingLong(Ranked::start).thenComparing(Ranked::key));
+      IRowMeta meta = layout.rowMeta();
+      long rank = 0;
+      for (Ranked ranked : rows) {
+        Object[] hop = new Object[layout.size()];
+        for (int i = 0; i < hop.length; i++) {
+          hop[i] = HopValues.toHop(coreValue(ranked.row.getValue(i)), meta.getValueMeta(i));
+        }
+        out.output(layout.toBeam(hop, rank++));
+      }
+      written.inc(rows.size());
+    }
+  }
+
+  private record Ranked(long end, long start, io.eventtime.core.Key key, Row row) {}
+}

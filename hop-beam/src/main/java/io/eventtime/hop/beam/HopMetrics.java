@@ -1,0 +1,72 @@
+package io.eventtime.hop.beam;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+
+/**
+ * The per-transform counts a translated pipeline keeps, as Hop shows them in its metrics grid:
+ * one Beam counter per Hop transform and kind, in the namespace {@code eventtime.hop.<kind>}
+ * with the transform's name as the counter's name.
+ */
+public final class HopMetrics {
+  static final String NAMESPACE_PREFIX = "eventtime.hop.";
+
+  /** The kinds of counts, named as Hop names its metrics. */
+  public enum Kind {
+    /** Rows read from files. */
+    INPUT,
+    /** Rows read from the previous transforms. */
+    READ,
+    /** Rows sent to the next transforms (late rows sent to a late target included). */
+    WRITTEN,
+    /** Rows written to files. */
+    OUTPUT,
+    /** Rows rejected: sent to error handling, or dropped and counted when there is none. */
+    REJECTED,
+    /** Rows too late for their windows. */
+    LATE;
+
+    String namespace() {
+      return NAMESPACE_PREFIX + name().toLowerCase();
+    }
+  }
+
+  private HopMetrics() {}
+
+  static Counter counter(String transform, Kind kind) {
+    return Metrics.counter(kind.namespace(), transform);
+  }
+
+  /** The counts of a finished (or running) pipeline: per transform name, per kind. */
+  public static Map<String, Map<Kind, Long>> read(PipelineResult result) {
+    Map<String, Map<Kind, Long>> counts = new LinkedHashMap<>();
+    MetricQueryResults q = result.metrics().queryMetrics(MetricsFilter.builder().build());
+    for (MetricResult<Long> c : q.getCounters()) {
+      String namespace = c.getName().getNamespace();
+      if (!namespace.startsWith(NAMESPACE_PREFIX)) {
+        continue;
+      }
+      Kind kind;
+      try {
+        kind = Kind.valueOf(namespace.substring(NAMESPACE_PREFIX.length()).toUpperCase());
+      } catch (IllegalArgumentException notOurs) {
+        continue;
+      }
+      Long value;
+      try {
+        value = c.getCommitted();
+      } catch (UnsupportedOperationException notCommitted) {
+        value = c.getAttempted();
+      }
+      counts.computeIfAbsent(c.getName().getName(), t -> new LinkedHashMap<>())
+          .merge(kind, value == null ? 0L : value, Long::sum);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,179 @@
+package io.eventtime.hop.beam;
+
+import io.eventtime.beam.ProblemRows;
+import io.eventtime.core.EventTimeException;
+import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.LatePolicy;
+import io.eventtime.core.WindowAssigner;
+import io.eventtime.hop.EventTimeReader;
+import io.eventtime.hop.stamp.EventTimeStampMeta;
+import io.eventtime.hop.window.EventTimeWindowMeta;
+import io.eventtime.hop.window.WindowSettings;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.Row;
+import org.apache.hop.core.row.RowDataUtil;
+import org.apache.hop.pipeline.transform.ITransformMeta;
+import org.apache.hop.pipeline.transform.TransformErrorMeta;
+import org.apache.hop.pipeline.transform.TransformMeta;
+
+/**
+ * The late and rejected rows of the Beam transforms ({@link ProblemRows}: the row, the field,
+ * the reason) turned into the rows the Hop transforms send to their late target and error hop,
+ * with the reasons worded as the local engine words them.
+ */
+final class ProblemRowFns {
+  private ProblemRowFns() {}
+
+  /** The time field of a Hop transform and how it reads it: the same reader as on the local engine. */
+  record TimeRead(String field, int index, EventTimeReader reader) {
+    Object valueIn(Object[] row) {
+      return row[index];
+    }
+  }
+
+  static TimeRead timeRead(HopContext context, String transformName, RowLayout input) {
+    ITransformMeta meta = context.transform(transformName).getTransform();
+    List<String> problems = new ArrayList<>();
+    if (meta instanceof EventTimeWindowMeta w) {
+      WindowSettings s = w.resolve(context.variables(), input.rowMeta(), problems);
+      if (s != null) {
+        return new TimeRead(s.timeField(), s.timeIndex(), s.timeReader());
+      }
+    } else if (meta instanceof EventTimeStampMeta st) {
+      EventTimeStampMeta.StampSettings s = st.resolve(context.variables(), input.rowMeta(), problems);
+      if (s != null) {
+        return new TimeRead(s.timeField(), s.timeIndex(), s.reader());
+      }
+    }
+    throw new IllegalStateException("transform '" + transformName + "': " + String.join("; ", problems));
+  }
+
+  /** The input values of a problem row (a wider row, with a column added for the Beam transform, is cut). */
+  static Object[] inputValues(Row problem, RowLayout input) {
+    Row row = problem.getRow(ProblemRows.ROW);
+    Object[] values = new Object[input.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = row.getValue(i);
+    }
+    Row inputRow = Row.withSchema(input.schema()).attachValues(withArrival(values, RowLayout.arrival(row)));
+    return input.toHop(inputRow);
+  }
+
+  private static List<Object> withArrival(Object[] values, long arrival) {
+    List<Object> all = new ArrayList<>(values.length + 1);
+    for (Object v : values) {
+      all.add(v);
+    }
+    all.add(arrival);
+    return all;
+  }
+
+  /** Late rows: counted, and sent to the late target (when there is one) with the reason, in the late layout. */
+  static final class LateRowsFn extends DoFn<Row, Row> {
+    private final HopContext context;
+    private final String transformName;
+    private final RowLayout input;
+    private final RowLayout late;
+    private final LatePolicy policy;
+    private final Counter lateCount;
+    private final Counter written;
+    private transient TimeRead time;
+
+    /** {@code late}: the layout of the rows to the late target, or null when there is none. */
+    LateRowsFn(HopContext context, String transformName, RowLayout input, RowLayout late, LatePolicy policy) {
+      this.context = context;
+      this.transformName = transformName;
+      this.input = input;
+      this.late = late;
+      this.policy = policy;
+      this.lateCount = HopMetrics.counter(transformName, HopMetrics.Kind.LATE);
+      this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
+    }
+
+    @Setup
+    public void setup() {
+      time = timeRead(context, transformName, input);
+    }
+
+    @ProcessElement
+    public void process(@Element Row problem, OutputReceiver<Row> out) {
+      lateCount.inc();
+      if (late == null) {
+        return;
+      }
+      Object[] values = inputValues(problem, input);
+      Object[] row = RowDataUtil.resizeArray(values, late.size());
+      long eventTime = time.reader().read(time.valueIn(values));
+      row[input.size()] = localReason(problem.getString(ProblemRows.REASON), eventTime, policy);
+      written.inc();
+      out.output(late.toBeam(row, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
+    }
+  }
+
+  /**
+   * The reason the local engine gives for a late row. The Beam transform says the same with
+   * the row's arrival position in front, and for sessions in other words; the watermark in it
+   * is the one that decided, so the core words the reason again from it.
+   */
+  static String localReason(String beamReason, long eventTime, LatePolicy policy) {
+    int from = beamReason.indexOf("watermark ");
+    int to = beamReason.indexOf(" (late policy");
+    if (from < 0 || to < from) {
+      return beamReason;
+    }
+    long watermark = EventTimeParser.defaults().parse(beamReason.substring(from + "watermark ".length(), to));
+    return WindowAssigner.lateReason(policy, eventTime, watermark);
+  }
+
+  /**
+   * Rejected rows: counted, and when the transform has error handling, sent to its error hop
+   * with the error fields it names, the description as the local engine gives it.
+   */
+  static final class RejectedRowsFn extends DoFn<Row, Row> {
+    private final HopContext context;
+    private final String transformName;
+    private final RowLayout input;
+    private final RowLayout errors;
+    private final Counter rejected;
+    private transient TimeRead time;
+    private transient TransformErrorMeta errorMeta;
+
+    /** {@code errors}: the layout of the error rows, or null when the transform has no error handling. */
+    RejectedRowsFn(HopContext context, String transformName, RowLayout input, RowLayout errors) {
+      this.context = context;
+      this.transformName = transformName;
+      this.input = input;
+      this.errors = errors;
+      this.rejected = HopMetrics.counter(transformName, HopMetrics.Kind.REJECTED);
+    }
+
+    @Setup
+    public void setup() {
+      TransformMeta transform = context.transform(transformName);
+      time = timeRead(context, transformName, input);
+      errorMeta = transform.getTransformErrorMeta();
+    }
+
+    @ProcessElement
+    public void process(@Element Row problem, OutputReceiver<Row> out) {
+      rejected.inc();
+      if (errors == null) {
+        return;
+      }
+      Object[] values = inputValues(problem, input);
+      String reason;
+      try {
+        time.reader().read(time.valueIn(values));
+        reason = problem.getString(ProblemRows.REASON);
+      } catch (EventTimeException e) {
+        reason = e.getMessage();
+      }
+      Object[] error = ErrorRows.of(errorMeta, context.variables(), values, input.size(), errors.size(),
+          "field '" + time.field() + "': " + reason, time.field(), ErrorRows.REJECTED);
+      out.output(errors.toBeam(error, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
+    }
+  }
+}

@@ -1,0 +1,8 @@
+package io.eventtime.hop.beam.testplugin;
+
+import org.apache.hop.pipeline.transform.BaseTransformData;
+import org.apache.hop.pipeline.transform.ITransformData;
+
+public class UpperCaseData extends BaseTransformData implements ITransformData {
+  int index = -1;
+}
