@@ -5,22 +5,21 @@ import io.eventtime.hop.fileoutput.EventFileWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.transforms.join.CoGbkResult;
-import org.apache.beam.sdk.transforms.join.CoGroupByKey;
-import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.exception.HopException;
@@ -43,43 +42,48 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
     this.layout = layout;
   }
 
+  /** The arrival position of the row that makes the writer run even when no row comes; never written. */
+  private static final long NO_ROW = Long.MIN_VALUE;
+
   @Override
   public PCollection<Void> expand(PCollection<Row> rows) {
-    TupleTag<Row> rowsTag = new TupleTag<>("rows");
-    TupleTag<Integer> fileTag = new TupleTag<>("file");
-    PCollection<KV<Integer, Row>> keyed = rows.apply("OneFile", WithKeys.<Integer, Row>of(0)
-        .withKeyType(TypeDescriptors.integers()));
-    // the one element that makes the writer run even when no row comes
-    PCollection<KV<Integer, Integer>> file = rows.getPipeline()
-        .apply("TheFile", Create.of(KV.of(0, 0)));
-    return KeyedPCollectionTuple.of(rowsTag, keyed).and(fileTag, file)
-        .apply("AllRows", CoGroupByKey.create())
-        .apply("Write", ParDo.of(new WriteFn(context, transformName, layout, rowsTag)));
+    List<Object> none = new ArrayList<>(Collections.nCopies(layout.size(), null));
+    none.add(NO_ROW);
+    PCollection<Row> marker = rows.getPipeline()
+        .apply("TheFile", Create.of(Row.withSchema(layout.schema()).attachValues(none)).withRowSchema(layout.schema()));
+    return PCollectionList.of(rows).and(marker)
+        .apply("RowsAndTheFile", Flatten.pCollections())
+        .setRowSchema(layout.schema())
+        .apply("OneFile", WithKeys.<Integer, Row>of(0).withKeyType(TypeDescriptors.integers()))
+        .apply("AllRows", GroupByKey.create())
+        .apply("Write", ParDo.of(new WriteFn(context, transformName, layout)));
   }
 
-  private static final class WriteFn extends DoFn<KV<Integer, CoGbkResult>, Void> {
+  private static final class WriteFn extends DoFn<KV<Integer, Iterable<Row>>, Void> {
     private final HopContext context;
     private final String transformName;
     private final RowLayout layout;
-    private final TupleTag<Row> rowsTag;
     private final Counter read;
     private final Counter output;
     private final Counter written;
 
-    WriteFn(HopContext context, String transformName, RowLayout layout, TupleTag<Row> rowsTag) {
+    WriteFn(HopContext context, String transformName, RowLayout layout) {
       this.context = context;
       this.transformName = transformName;
       this.layout = layout;
-      this.rowsTag = rowsTag;
       this.read = HopMetrics.counter(transformName, HopMetrics.Kind.READ);
       this.output = HopMetrics.counter(transformName, HopMetrics.Kind.OUTPUT);
       this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
     }
 
     @ProcessElement
-    public void process(@Element KV<Integer, CoGbkResult> all) throws IOException, HopException {
+    public void process(@Element KV<Integer, Iterable<Row>> all) throws IOException, HopException {
       List<Row> rows = new ArrayList<>();
-      all.getValue().getAll(rowsTag).forEach(rows::add);
+      for (Row r : all.getValue()) {
+        if (RowLayout.arrival(r) != NO_ROW) {
+          rows.add(r);
+        }
+      }
       rows.sort(Comparator.comparingLong(RowLayout::arrival));
       EventFileOutputMeta meta = (EventFileOutputMeta) context.transform(transformName).getTransform();
       List<String> problems = new ArrayList<>();

@@ -45,7 +45,7 @@ public final class HopBeamRun {
       }
       // only a run that succeeded replaces the state its windows carry to the next run
       translation.commitStates();
-      return new Outcome(result, HopMetrics.read(result), translation.notes());
+      return new Outcome(result, translation.metrics(result), translation.notes());
     }
   }
 }

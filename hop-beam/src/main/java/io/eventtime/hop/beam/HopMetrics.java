@@ -1,6 +1,9 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.EventTimeMetrics;
+import io.eventtime.core.Stats;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -43,8 +46,25 @@ public final class HopMetrics {
     return Metrics.counter(kind.namespace(), transform);
   }
 
-  /** The counts of a finished (or running) pipeline: per transform name, per kind. */
-  public static Map<String, Map<Kind, Long>> read(PipelineResult result) {
+  /**
+   * The counts of a finished (or running) pipeline: per transform name, per kind. The rows an
+   * Event Time Window read, and those late or rejected, are its own counters ({@link
+   * EventTimeMetrics}), under the name of the step it was applied with, the transform's.
+   */
+  public static Map<String, Map<Kind, Long>> read(PipelineResult result, List<String> windowTransforms) {
+    Map<String, Map<Kind, Long>> counts = read(result);
+    for (String window : windowTransforms) {
+      Stats stats = EventTimeMetrics.stats(result, window);
+      Map<Kind, Long> c = counts.computeIfAbsent(window, t -> new LinkedHashMap<>());
+      c.merge(Kind.READ, stats.rowsIn(), Long::sum);
+      c.merge(Kind.LATE, stats.lateDropped(), Long::sum);
+      c.merge(Kind.REJECTED, stats.rowsRejected(), Long::sum);
+    }
+    return counts;
+  }
+
+  /** The counts of the translation's own steps. */
+  static Map<String, Map<Kind, Long>> read(PipelineResult result) {
     Map<String, Map<Kind, Long>> counts = new LinkedHashMap<>();
     MetricQueryResults q = result.metrics().queryMetrics(MetricsFilter.builder().build());
     for (MetricResult<Long> c : q.getCounters()) {

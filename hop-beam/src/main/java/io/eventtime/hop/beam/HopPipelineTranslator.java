@@ -97,6 +97,8 @@ public final class HopPipelineTranslator {
   private final Set<String> untranslated = new HashSet<>();
   /** The state folders of windows that carry their open windows from run to run. */
   private final List<EventTimeState> states = new ArrayList<>();
+  /** The Event Time Windows: their rows in, late and rejected are counted by the window under their names. */
+  private final List<String> windowTransforms = new ArrayList<>();
 
   private HopPipelineTranslator(PipelineMeta meta, IVariables variables, IHopMetadataProvider metadata, Pipeline beam)
       throws HopException {
@@ -112,7 +114,12 @@ public final class HopPipelineTranslator {
    * when the run has succeeded and to close in any case.
    */
   public record Translation(Pipeline pipeline, List<String> transformNames, List<String> notes,
-      List<EventTimeState> states) implements AutoCloseable {
+      List<EventTimeState> states, List<String> windowTransforms) implements AutoCloseable {
+    /** What each transform counted, as Hop counts it, once the pipeline has run (or while it runs). */
+    public Map<String, Map<HopMetrics.Kind, Long>> metrics(org.apache.beam.sdk.PipelineResult result) {
+      return HopMetrics.read(result, windowTransforms);
+    }
+
     /** Makes the state each window left the current one: call it only when the run has succeeded. */
     public void commitStates() {
       states.forEach(EventTimeState::commit);
@@ -139,7 +146,7 @@ public final class HopPipelineTranslator {
     }
     List<String> names = new ArrayList<>();
     meta.getTransforms().forEach(tm -> names.add(tm.getName()));
-    return new Translation(beam, names, t.notes, t.states);
+    return new Translation(beam, names, t.notes, t.states, t.windowTransforms);
   }
 
   private void translateAll() {
@@ -488,7 +495,7 @@ public final class HopPipelineTranslator {
         .apply(name + " (written)", ParDo.of(new RowFns.CountFn(out.schema(), name, HopMetrics.Kind.WRITTEN)))
         .setRowSchema(out.schema());
     PCollection<Row> rejected = stamped.rejected()
-        .apply(name + " (rejected)", ParDo.of(new ProblemRowFns.RejectedRowsFn(context, name, in.layout(), errors)))
+        .apply(name + " (rejected)", ParDo.of(new ProblemRowFns.RejectedRowsFn(context, name, in.layout(), errors, true)))
         .setRowSchema((errors == null ? in.layout() : errors).schema());
     Map<String, HopStream> outputs = new LinkedHashMap<>();
     toMainTargets(t, targets, main, in.widthBits(), in.spreadBits(), outputs);
@@ -562,24 +569,24 @@ public final class HopPipelineTranslator {
         return null;
       }
     }
-    PCollection<Row> counted = in.rows()
-        .apply(name + " (read)", ParDo.of(new RowFns.CountFn(in.layout().schema(), name, HopMetrics.Kind.READ)))
-        .setRowSchema(in.layout().schema());
-    EventTimeWindowResult result = counted.apply(name, transform);
+    // applied under the transform's own name: its rows in, late and rejected are the window's counters
+    EventTimeWindowResult result = in.rows().apply(name, transform);
+    windowTransforms.add(name);
     PCollection<Row> windows = result.windows().apply(name + " (close order)", new CloseOrder(name, windowLayout, keys));
-    PCollection<Row> lateRows = result.late()
-        .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(context, name, in.layout(), late,
-            s.query().latePolicy())))
-        .setRowSchema((late == null ? in.layout() : late).schema());
-    PCollection<Row> rejected = result.rejected()
-        .apply(name + " (rejected)", ParDo.of(new ProblemRowFns.RejectedRowsFn(context, name, in.layout(), errors)))
-        .setRowSchema((errors == null ? in.layout() : errors).schema());
     Map<String, HopStream> outputs = new LinkedHashMap<>();
     toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
     if (lateTarget != null) {
+      PCollection<Row> lateRows = result.late()
+          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(context, name, in.layout(), late,
+              s.query().latePolicy())))
+          .setRowSchema(late.schema());
       outputs.put(lateTarget.getName(), new HopStream(lateRows, late, in.widthBits(), in.spreadBits()));
     }
     if (errorTarget != null) {
+      PCollection<Row> rejected = result.rejected()
+          .apply(name + " (rejected)", ParDo.of(new ProblemRowFns.RejectedRowsFn(context, name, in.layout(), errors,
+              false)))
+          .setRowSchema(errors.schema());
       outputs.put(errorTarget.getName(), new HopStream(rejected, errors, in.widthBits(), in.spreadBits()));
     }
     return outputs;

@@ -71,25 +71,22 @@ final class ProblemRowFns {
     return all;
   }
 
-  /** Late rows: counted, and sent to the late target (when there is one) with the reason, in the late layout. */
+  /** Late rows to the late target, with the reason, in the late layout. */
   static final class LateRowsFn extends DoFn<Row, Row> {
     private final HopContext context;
     private final String transformName;
     private final RowLayout input;
     private final RowLayout late;
     private final LatePolicy policy;
-    private final Counter lateCount;
     private final Counter written;
     private transient TimeRead time;
 
-    /** {@code late}: the layout of the rows to the late target, or null when there is none. */
     LateRowsFn(HopContext context, String transformName, RowLayout input, RowLayout late, LatePolicy policy) {
       this.context = context;
       this.transformName = transformName;
       this.input = input;
       this.late = late;
       this.policy = policy;
-      this.lateCount = HopMetrics.counter(transformName, HopMetrics.Kind.LATE);
       this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
     }
 
@@ -100,10 +97,6 @@ final class ProblemRowFns {
 
     @ProcessElement
     public void process(@Element Row problem, OutputReceiver<Row> out) {
-      lateCount.inc();
-      if (late == null) {
-        return;
-      }
       Object[] values = inputValues(problem, input);
       Object[] row = RowDataUtil.resizeArray(values, late.size());
       long eventTime = time.reader().read(time.valueIn(values));
@@ -129,7 +122,7 @@ final class ProblemRowFns {
   }
 
   /**
-   * Rejected rows: counted, and when the transform has error handling, sent to its error hop
+   * Rejected rows: counted if asked, and when the transform has error handling, sent to its error hop
    * with the error fields it names, the description as the local engine gives it.
    */
   static final class RejectedRowsFn extends DoFn<Row, Row> {
@@ -138,16 +131,21 @@ final class ProblemRowFns {
     private final RowLayout input;
     private final RowLayout errors;
     private final Counter rejected;
+    private final boolean count;
     private transient TimeRead time;
     private transient TransformErrorMeta errorMeta;
 
-    /** {@code errors}: the layout of the error rows, or null when the transform has no error handling. */
-    RejectedRowsFn(HopContext context, String transformName, RowLayout input, RowLayout errors) {
+    /**
+     * {@code errors}: the layout of the error rows, or null when the transform has no error
+     * handling; {@code count}: whether to count the rows, when the Beam transform does not.
+     */
+    RejectedRowsFn(HopContext context, String transformName, RowLayout input, RowLayout errors, boolean count) {
       this.context = context;
       this.transformName = transformName;
       this.input = input;
       this.errors = errors;
       this.rejected = HopMetrics.counter(transformName, HopMetrics.Kind.REJECTED);
+      this.count = count;
     }
 
     @Setup
@@ -159,7 +157,9 @@ final class ProblemRowFns {
 
     @ProcessElement
     public void process(@Element Row problem, OutputReceiver<Row> out) {
-      rejected.inc();
+      if (count) {
+        rejected.inc();
+      }
       if (errors == null) {
         return;
       }

@@ -65,11 +65,16 @@ class RunPipelineTest {
   }
 
   @Test
-  void theLateRowsAreCounted() {
-    int code = run(sample("keyed-hopping-late.hpl"), "--runner", "direct", "-p", "OUTPUT_FOLDER=" + dir);
+  void theLateAndRejectedRowsAreCounted() {
+    int code = run(sample("sessions-late-and-rejected.hpl"), "--runner", "direct", "-p", "OUTPUT_FOLDER=" + dir);
     assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8).lines())
-        .contains("  Window: read=2992 written=803 late=75", "  Stamp: read=3000 written=2992 rejected=8");
+    assertThat(out.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        "Pipeline 'sessions-late-and-rejected' ran on direct:",
+        "  Read events: input=9 written=9",
+        "  Window: read=9 written=5 rejected=2 late=1",
+        "  Write late rows: read=1 written=1 output=1",
+        "  Write rejected rows: read=2 written=2 output=2",
+        "  Write windows: read=4 written=4 output=4");
   }
 
   @Test

@@ -163,7 +163,7 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
     PipelineResult result = beamResult;
     if (result != null) {
       try {
-        metrics = metrics(HopMetrics.read(result), status);
+        metrics = metrics(translation.metrics(result), status);
       } catch (RuntimeException e) {
         // a runner may not give metrics before it is done; the next refresh tries again
       }

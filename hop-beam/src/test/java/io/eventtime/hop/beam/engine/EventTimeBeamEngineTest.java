@@ -9,6 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hop.core.encryption.Encr;
+import org.apache.hop.core.gui.plugin.GuiPluginType;
+import org.apache.hop.core.gui.plugin.GuiWidgetElement;
+import org.apache.hop.core.plugins.IPlugin;
+import org.apache.hop.core.plugins.PluginRegistry;
 import org.apache.hop.core.variables.Variables;
 import org.apache.hop.metadata.api.IHopMetadataProvider;
 import org.apache.hop.metadata.serializer.json.JsonMetadataProvider;
@@ -20,6 +24,7 @@ import org.apache.hop.pipeline.engine.EngineMetrics;
 import org.apache.hop.pipeline.engine.IEngineComponent;
 import org.apache.hop.pipeline.engine.IPipelineEngine;
 import org.apache.hop.pipeline.engine.PipelineEngineFactory;
+import org.apache.hop.pipeline.engine.PipelineEnginePluginType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +49,30 @@ class EventTimeBeamEngineTest {
     metadata.getSerializer(PipelineRunConfiguration.class)
         .save(new PipelineRunConfiguration(name, "", null, List.of(), engine, null, false));
     return metadata;
+  }
+
+  @Test
+  void theDesignerFindsTheEnginesAndTheFieldsOfTheirRunConfigurations() throws Exception {
+    PluginRegistry registry = PluginRegistry.getInstance();
+    assertThat(registry.getPlugins(PipelineEnginePluginType.class).stream().map(IPlugin::getName))
+        .contains("Beam Direct (eventtime)", "Beam Flink (eventtime)", "Beam Spark (eventtime)");
+    // as HopGui does when it starts: the GUI plugins, whose annotated fields make the run configuration dialog
+    PluginRegistry.addPluginType(GuiPluginType.getInstance());
+    GuiPluginType.getInstance().searchPlugins();
+    List<String> guiPlugins = registry.getPlugins(GuiPluginType.class).stream()
+        .map(p -> p.getClassMap().values().iterator().next()).toList();
+    assertThat(guiPlugins).contains(BeamDirectRunConfiguration.class.getName(), BeamFlinkRunConfiguration.class.getName(),
+        BeamSparkRunConfiguration.class.getName());
+    assertThat(labels(BeamFlinkRunConfiguration.class)).containsExactly("Flink master", "Parallelism", "Other Beam options");
+    assertThat(labels(BeamSparkRunConfiguration.class)).containsExactly("Spark master", "Other Beam options");
+    assertThat(labels(BeamDirectRunConfiguration.class)).containsExactly("Other Beam options");
+  }
+
+  private static List<String> labels(Class<?> runConfiguration) {
+    return java.util.Arrays.stream(runConfiguration.getDeclaredFields())
+        .map(f -> f.getAnnotation(GuiWidgetElement.class)).filter(java.util.Objects::nonNull)
+        .filter(g -> g.parentId().equals(PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID))
+        .map(GuiWidgetElement::label).toList();
   }
 
   @Test
@@ -73,7 +102,7 @@ class EventTimeBeamEngineTest {
   @Test
   void aSampleRunsThroughHopsEngineFactory_withItsMetrics() throws Exception {
     IHopMetadataProvider metadata = metadataWith(dir.resolve("metadata"), "direct", new BeamDirectRunConfiguration());
-    PipelineMeta meta = HopBeamTesting.load(HopBeamTesting.samples().resolve("keyed-hopping-late.hpl"));
+    PipelineMeta meta = HopBeamTesting.load(HopBeamTesting.samples().resolve("sessions-late-and-rejected.hpl"));
     IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "direct",
         metadata, meta);
     assertThat(engine).isInstanceOf(EventTimeBeamDirectEngine.class);
@@ -84,19 +113,18 @@ class EventTimeBeamEngineTest {
 
     assertThat(engine.getErrors()).isZero();
     assertThat(engine.isFinished()).isTrue();
-    assertThat(Files.readAllLines(dir.resolve("out/keyed-hopping-late.ndjson"))).hasSize(75);
+    assertThat(Files.readAllLines(dir.resolve("out/sessions.ndjson"))).hasSize(4);
     EngineMetrics metrics = engine.getEngineMetrics();
     IEngineComponent window = engine.findComponent("Window", 0);
-    assertThat(List.of(window.getLinesRead(), window.getLinesWritten(),
+    assertThat(List.of(window.getLinesRead(), window.getLinesWritten(), window.getLinesRejected(),
         metrics.getComponentMetric(window, EventTimeBeamEngine.METRIC_LATE),
-        metrics.getComponentMetric(window, Pipeline.METRIC_READ))).containsExactly(2992L, 803L, 75L, 2992L);
-    IEngineComponent stamp = engine.findComponent("Stamp", 0);
-    assertThat(List.of(stamp.getLinesRead(), stamp.getLinesWritten(), stamp.getLinesRejected()))
-        .containsExactly(3000L, 2992L, 8L);
-    assertThat(engine.findComponent("Read events", 0).getLinesInput()).isEqualTo(3000L);
-    assertThat(engine.findComponent("Write windows", 0).getLinesOutput()).isEqualTo(728L);
+        metrics.getComponentMetric(window, Pipeline.METRIC_READ))).containsExactly(9L, 5L, 2L, 1L, 9L);
+    assertThat(engine.findComponent("Read events", 0).getLinesInput()).isEqualTo(9L);
+    assertThat(engine.findComponent("Write windows", 0).getLinesOutput()).isEqualTo(4L);
+    assertThat(engine.findComponent("Write rejected rows", 0).getLinesOutput()).isEqualTo(2L);
     assertThat(engine.getResult().getNrErrors()).isZero();
-    assertThat(engine.getComponents()).hasSize(6);
+    assertThat(engine.getResult().getNrLinesRejected()).isEqualTo(2L);
+    assertThat(engine.getComponents()).hasSize(5);
   }
 
   @Test
