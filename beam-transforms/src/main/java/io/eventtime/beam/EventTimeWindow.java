@@ -30,6 +30,7 @@ import java.util.function.BiConsumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.SetCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
@@ -38,6 +39,7 @@ import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.FlatMapElements;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.Impulse;
@@ -231,14 +233,14 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
     WindowPlan plan = new WindowPlan(query, input.getSchema(), timeField, parser, arrivalField, startName, endName);
     Carry carry = new Carry(restored.nextArrival(), handoff != null);
-    TupleTag<ArrivedRow> timedTag = new TupleTag<>() {};
+    TupleTag<List<ArrivedRow>> timedTag = new TupleTag<>() {};
     TupleTag<Row> rejectedTag = new TupleTag<>() {};
     TupleTag<KV<Long, ArrivalTimes>> arrivalsTag = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
         ParDo.of(new ReadEventTimeFn(plan, blockBits, timedTag, rejectedTag, arrivalsTag))
             .withOutputTags(timedTag, TupleTagList.of(rejectedTag).and(arrivalsTag)));
     ArrivedRow.ArrivedRowCoder rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
-    PCollection<ArrivedRow> timed = read.get(timedTag).setCoder(rowCoder);
+    PCollection<List<ArrivedRow>> timed = read.get(timedTag).setCoder(ListCoder.of(rowCoder));
     PCollection<Row> rejected = read.get(rejectedTag).setRowSchema(plan.problems);
     PCollection<KV<Long, ArrivalTimes>> arrivals =
         read.get(arrivalsTag).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()));
@@ -249,8 +251,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
 
     SerializableCoder<OpenState.OpenWindow> heldCoder = SerializableCoder.of(OpenState.OpenWindow.class);
     Folded folded = query.spec() instanceof WindowSpec.Session session
-        ? sessionWindows(session, plan, carry, timed, index, heldCoder)
-        : gridWindows(plan, carry, timed, arrivals, index);
+        ? sessionWindows(session, plan, carry, timed, rowCoder, index, heldCoder)
+        : gridWindows(plan, carry, timed, rowCoder, arrivals, index);
     PCollection<Row> windows = folded.windows().setRowSchema(plan.output);
     PCollection<Row> late = folded.late().setRowSchema(plan.problems);
     PCollection<OpenState.OpenWindow> held = folded.held().setCoder(heldCoder);
@@ -278,18 +280,19 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * Sessions: each row gets its exact watermark within its group of blocks, then each key's rows
    * (and its carried sessions) are folded in arrival order.
    */
-  private Folded sessionWindows(WindowSpec.Session session, WindowPlan plan, Carry carry, PCollection<ArrivedRow> timed,
-      PCollectionView<WatermarkIndex> index, Coder<OpenState.OpenWindow> heldCoder) {
-    Coder<ArrivedRow> rowCoder = timed.getCoder();
+  private Folded sessionWindows(WindowSpec.Session session, WindowPlan plan, Carry carry,
+      PCollection<List<ArrivedRow>> timed, Coder<ArrivedRow> rowCoder, PCollectionView<WatermarkIndex> index,
+      Coder<OpenState.OpenWindow> heldCoder) {
     TupleTag<Row> windowsTag = new TupleTag<>() {};
     TupleTag<Row> lateTag = new TupleTag<>() {};
     TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
     TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
     TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
     PCollection<KV<io.eventtime.core.Key, ArrivedRow>> keyed = timed
-        .apply("ByGroup", MapElements
+        .apply("ByGroup", FlatMapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
-            .via((ArrivedRow r) -> KV.of(r.position >> (blockBits + GROUP_BITS), r)))
+            .via((List<ArrivedRow> batch) -> batch.stream()
+                .map(r -> KV.of(r.position >> (blockBits + GROUP_BITS), r)).toList()))
         .setCoder(KvCoder.of(VarLongCoder.of(), rowCoder))
         .apply("GroupRows", GroupByKey.create())
         .apply("Watermarks", ParDo.of(new SessionRowsFn(plan, index)).withSideInputs(index))
@@ -310,9 +313,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * their block's watermark bounds decide them, else with their block's arrival times; the
    * partials of each window are then merged.
    */
-  private Folded gridWindows(WindowPlan plan, Carry carry, PCollection<ArrivedRow> timed,
-      PCollection<KV<Long, ArrivalTimes>> arrivals, PCollectionView<WatermarkIndex> index) {
-    Coder<ArrivedRow> rowCoder = timed.getCoder();
+  private Folded gridWindows(WindowPlan plan, Carry carry, PCollection<List<ArrivedRow>> timed,
+      Coder<ArrivedRow> rowCoder, PCollection<KV<Long, ArrivalTimes>> arrivals, PCollectionView<WatermarkIndex> index) {
     TupleTag<Row> windowsTag = new TupleTag<>() {};
     TupleTag<Row> lateTag = new TupleTag<>() {};
     TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
@@ -406,19 +408,22 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
 
   /**
    * Reads each row's position and event time, or rejects it with the reason; hands on, per block,
-   * the positions and times of the bundle's rows, which is all the watermark needs.
+   * the positions and times of the bundle's rows, which is all the watermark needs. The rows go
+   * on in batches of up to {@value #BATCH_ROWS}: what a runner does per element is then done per batch.
    */
-  private static final class ReadEventTimeFn extends DoFn<Row, ArrivedRow> {
+  private static final class ReadEventTimeFn extends DoFn<Row, List<ArrivedRow>> {
+    private static final int BATCH_ROWS = 1024;
     private final WindowPlan plan;
     private final int blockBits;
-    private final TupleTag<ArrivedRow> main;
+    private final TupleTag<List<ArrivedRow>> main;
     private final TupleTag<Row> rejected;
     private final TupleTag<KV<Long, ArrivalTimes>> arrivals;
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
     private transient Map<Long, ArrivalTimes> byBlock;
+    private transient List<ArrivedRow> batch;
 
-    ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<ArrivedRow> main, TupleTag<Row> rejected,
+    ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<List<ArrivedRow>> main, TupleTag<Row> rejected,
         TupleTag<KV<Long, ArrivalTimes>> arrivals) {
       this.plan = plan;
       this.blockBits = blockBits;
@@ -430,6 +435,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     @StartBundle
     public void startBundle() {
       byBlock = new HashMap<>();
+      batch = new ArrayList<>(BATCH_ROWS);
     }
 
     @ProcessElement
@@ -452,11 +458,19 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         return;
       }
       byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
-      out.get(main).output(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
+      batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
+      if (batch.size() == BATCH_ROWS) {
+        out.get(main).output(batch);
+        batch = new ArrayList<>(BATCH_ROWS);
+      }
     }
 
     @FinishBundle
     public void finishBundle(FinishBundleContext c) {
+      if (!batch.isEmpty()) {
+        c.output(main, batch, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+      }
+      batch = null;
       byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), BoundedWindow.TIMESTAMP_MIN_VALUE,
           GlobalWindow.INSTANCE));
       byBlock = null;
@@ -489,7 +503,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * no other row. The rest (late rows and those near a window's close) go on keyed by group of
    * blocks.
    */
-  private static final class FoldRowsFn extends DoFn<ArrivedRow, KV<WindowKey, Accumulator[]>> {
+  private static final class FoldRowsFn extends DoFn<List<ArrivedRow>, KV<WindowKey, Accumulator[]>> {
     private final WindowPlan plan;
     private final int blockBits;
     private final Carry carry;
@@ -525,17 +539,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
 
     @ProcessElement
-    public void process(@Element ArrivedRow r, MultiOutputReceiver out, ProcessContext c) {
+    public void process(@Element List<ArrivedRow> batch, MultiOutputReceiver out, ProcessContext c) {
       WatermarkIndex wm = c.sideInput(index);
-      long block = r.position >> blockBits;
       long delay = plan.query.delayMillis();
-      int n = assigner.landing(r.eventTime, watermark(wm.maxBefore(block), delay), starts);
-      if (n == 0 || n != assigner.landing(r.eventTime, watermark(wm.maxThrough(block), delay), startsAtHighest)) {
-        out.get(undecided).output(KV.of(block >> GROUP_BITS, r));
-        return;
+      long folded = 0;
+      for (ArrivedRow r : batch) {
+        long block = r.position >> blockBits;
+        int n = assigner.landing(r.eventTime, watermark(wm.maxBefore(block), delay), starts);
+        if (n == 0 || n != assigner.landing(r.eventTime, watermark(wm.maxThrough(block), delay), startsAtHighest)) {
+          out.get(undecided).output(KV.of(block >> GROUP_BITS, r));
+        } else {
+          folded++;
+          bundle.add(plan.key(r.row), starts, n, plan.inputs(r.row), carry.arrival(r));
+        }
       }
-      rowsFolded.inc();
-      bundle.add(plan.key(r.row), starts, n, plan.inputs(r.row), carry.arrival(r));
+      rowsFolded.inc(folded);
     }
 
     @FinishBundle
