@@ -204,9 +204,11 @@ public final class HopBeamBenchmark {
     }
   }
 
+  /** The middle time; with an even number of rounds, the mean of the two in the middle. */
   private static long median(List<Long> times) {
     List<Long> sorted = new ArrayList<>(times);
     Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }
