@@ -138,6 +138,9 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
       problems.add("Input: this transform reads files and takes no rows: remove the hops into it");
     }
     resolve(variables, problems);
+    if (transformMeta.getCopies(variables) > 1) {
+      problems.add("Copies: each copy would read every file again: run one copy of this transform");
+    }
     if (problems.isEmpty()) {
       try {
         if (listFiles(variables).isEmpty()) {
@@ -153,6 +156,12 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
   @Override
   public boolean supportsErrorHandling() {
     return true;
+  }
+
+  /** One copy reads the files in arrival order; more copies would read them again. */
+  @Override
+  public boolean supportsMultiCopyExecution() {
+    return false;
   }
 
   public List<InputFile> getFiles() {

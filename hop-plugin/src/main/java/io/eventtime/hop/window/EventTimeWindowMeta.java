@@ -177,6 +177,9 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
       problems.add("No input: connect a transform that sends the rows to window, e.g. Event File Input");
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
+    if (transformMeta.getCopies(variables) > 1) {
+      problems.add("Copies: the windows need every row in arrival order in one place: run one copy of this transform");
+    }
     String target = lateTargetTransform();
     if (target != null && (output == null || java.util.Arrays.stream(output).noneMatch(target::equalsIgnoreCase))) {
       problems.add("Late rows target: '" + target + "' is not a transform this one sends rows to: draw a hop to it"
@@ -188,6 +191,12 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
   @Override
   public boolean supportsErrorHandling() {
     return true;
+  }
+
+  /** One copy sees every row in arrival order; copies would each see a part of the stream. */
+  @Override
+  public boolean supportsMultiCopyExecution() {
+    return false;
   }
 
   @Override

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dialogs in a real HopGui, under Xvfb: HopGuiDriver runs HopGui in its own JVM, opens each
  * dialog, sets values, presses OK; this test checks what the transforms' settings then hold, and
- * that the screenshots of the palette and of each dialog were taken (into docs/images/). Every
- * wait is bounded: the GUI JVM is killed after 4 minutes.
+ * that the screenshots of the palette and of each dialog were taken (into target/gui-screenshots,
+ * or docs/images with -Deventtime.docs.images=true). Every wait is bounded: the GUI JVM is killed
+ * after 4 minutes.
  */
 @Tag("gui")
 class HopGuiDialogsTest {
@@ -70,7 +71,10 @@ class HopGuiDialogsTest {
 
   @Test
   void eachDialogSetsItsTransformsSettingsInARealHopGui() throws Exception {
-    Path images = Path.of("../docs/images").toAbsolutePath().normalize();
+    // -Deventtime.docs.images=true refreshes the screenshots of the docs; by default they go under
+    // target/, so that a test run leaves the working tree as it was
+    Path images = Boolean.getBoolean("eventtime.docs.images") ? Path.of("../docs/images").toAbsolutePath().normalize()
+        : Path.of("target/gui-screenshots").toAbsolutePath();
     Path results = work.resolve("results.properties");
     Path config = Files.createDirectories(work.resolve("config"));
     List<String> command = new ArrayList<>(List.of(
@@ -79,6 +83,7 @@ class HopGuiDialogsTest {
         "-DHOP_CONFIG_FOLDER=" + config,
         "-DHOP_NO_WELCOME_DIALOG=Y",
         "-DHOP_AUTO_CREATE_CONFIG=Y",
+        "-DHOP_AUDIT_FOLDER=" + work.resolve("audit"),
         "-cp", System.getProperty("java.class.path"),
         HopGuiDriver.class.getName(),
         images.toString(), results.toString(), work.toString(),

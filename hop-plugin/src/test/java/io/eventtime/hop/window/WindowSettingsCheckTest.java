@@ -136,6 +136,18 @@ class WindowSettingsCheckTest {
   }
 
   @Test
+  void moreThanOneCopyIsReported() {
+    EventTimeWindowMeta m = valid();
+    PipelineMeta pipeline = new PipelineBuilder("copies").transform("window", m).build();
+    pipeline.findTransform("window").setCopiesString("2");
+    List<ICheckResult> remarks = new ArrayList<>();
+    m.check(remarks, pipeline, pipeline.findTransform("window"), input(), new String[] {"in"}, new String[0], null,
+        new Variables(), null);
+    assertThat(remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
+        .containsExactly("Copies: the windows need every row in arrival order in one place: run one copy of this transform");
+  }
+
+  @Test
   void aLateTargetWithoutAHopIsReported() {
     EventTimeWindowMeta m = valid();
     m.setLateTargetTransform("late rows");
