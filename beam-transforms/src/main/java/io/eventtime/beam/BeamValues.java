@@ -10,11 +10,11 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
 import org.joda.time.ReadableInstant;
 
 /** Converts between the values of Beam rows and the core's value types. */
-final class BeamValues {
+public final class BeamValues {
   private BeamValues() {}
 
   /** The core type of a Beam field type, or null where the core has none. */
-  static ValueType coreType(FieldType type) {
+  public static ValueType coreType(FieldType type) {
     TypeName name = type.getTypeName();
     switch (name) {
       case BYTE:
@@ -40,8 +40,11 @@ final class BeamValues {
     }
   }
 
-  /** The Beam field type that holds values of a core type. */
-  static FieldType beamType(ValueType type) {
+  /** The Beam field type that holds values of a core type (STRING for null: a field seen only as null). */
+  public static FieldType beamType(ValueType type) {
+    if (type == null) {
+      return FieldType.STRING;
+    }
     switch (type) {
       case INT64:
         return FieldType.INT64;

@@ -22,17 +22,20 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.SetCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.Create;
-import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
@@ -88,6 +91,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   public static final String DEFAULT_ARRIVAL_FIELD = "_arrival";
   /** Arrival positions per block are 2^16: large enough to fold rows before the shuffle. */
   static final int DEFAULT_BLOCK_BITS = 16;
+  /** Each grid window's keys are merged in this many groups, so one window spreads over workers. */
+  private static final int KEY_BUCKETS = 16;
 
   private final WindowQuery query;
   private final String timeField;
@@ -262,8 +267,14 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       late = folded.get(lateTag);
       PCollectionTuple rows = PCollectionList.of(folded.get(partialTag).setCoder(partialCoder)).and(carried)
           .apply("WithCarried", Flatten.pCollections())
-          .apply("MergePartials", Combine.perKey(new MergePartialsFn(plan)))
-          .apply("WindowRows", ParDo.of(new GridRowFn(plan, windowSize(query.spec()), carry, index, windowsTag, heldTag))
+          .apply("ByWindow", MapElements
+              .into(TypeDescriptors.kvs(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.integers()),
+                  new TypeDescriptor<KV<WindowKey, Accumulator[]>>() {}))
+              .via((KV<WindowKey, Accumulator[]> p) -> KV.of(
+                  KV.of(p.getKey().start(), p.getKey().key().hashCode() & (KEY_BUCKETS - 1)), p)))
+          .setCoder(KvCoder.of(KvCoder.of(VarLongCoder.of(), VarIntCoder.of()), partialCoder))
+          .apply("GroupWindows", GroupByKey.create())
+          .apply("WindowRows", ParDo.of(new MergeWindowFn(plan, windowSize(query.spec()), carry, index, windowsTag, heldTag))
               .withSideInputs(index).withOutputTags(windowsTag, TupleTagList.of(heldTag)));
       windows = rows.get(windowsTag);
       held = rows.get(heldTag);
@@ -275,8 +286,9 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         .apply("WindowBounds", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
             .via((Row r) -> KV.of(r.getDateTime(startName).getMillis(), r.getDateTime(endName).getMillis())))
-        .apply("DistinctWindows", Distinct.create())
-        .apply("CountWindowsClosed", ParDo.of(new CountFn(EventTimeMetrics.WINDOWS_CLOSED)));
+        .setCoder(KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))
+        .apply("DistinctWindows", Combine.globally(new CountDistinctFn()))
+        .apply("CountWindowsClosed", ParDo.of(new AddToCounterFn(EventTimeMetrics.WINDOWS_CLOSED)));
     if (carry.holding) {
       PCollectionView<Long> lastPosition = timed
           .apply("Positions", MapElements.into(TypeDescriptors.longs()).via((ArrivedRow r) -> r.position))
@@ -521,55 +533,13 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
   }
 
-  /** Merges the partial aggregates of one window of one key from every block. */
-  private static final class MergePartialsFn extends Combine.CombineFn<Accumulator[], Accumulator[], Accumulator[]> {
-    private final WindowPlan plan;
-
-    MergePartialsFn(WindowPlan plan) {
-      this.plan = plan;
-    }
-
-    @Override
-    public Accumulator[] createAccumulator() {
-      return plan.aggregates().create();
-    }
-
-    @Override
-    public Accumulator[] addInput(Accumulator[] acc, Accumulator[] partial) {
-      plan.aggregates().merge(acc, partial);
-      return acc;
-    }
-
-    @Override
-    public Accumulator[] mergeAccumulators(Iterable<Accumulator[]> accs) {
-      Accumulator[] merged = createAccumulator();
-      for (Accumulator[] a : accs) {
-        plan.aggregates().merge(merged, a);
-      }
-      return merged;
-    }
-
-    @Override
-    public Accumulator[] extractOutput(Accumulator[] acc) {
-      return acc;
-    }
-
-    @Override
-    public Coder<Accumulator[]> getAccumulatorCoder(CoderRegistry registry, Coder<Accumulator[]> in) {
-      return SerializableCoder.of(Accumulator[].class);
-    }
-
-    @Override
-    public Coder<Accumulator[]> getDefaultOutputCoder(CoderRegistry registry, Coder<Accumulator[]> in) {
-      return SerializableCoder.of(Accumulator[].class);
-    }
-  }
-
   /**
-   * Turns a grid window's merged aggregates into its row; a run that holds its state keeps the
-   * windows its final watermark leaves open instead.
+   * Merges the partial aggregates of one grid window from every block, per key, and turns each
+   * key's into its row; a run that holds its state keeps the windows its final watermark leaves
+   * open instead. Grouping by window (and a few buckets of keys, to spread a window's keys over
+   * workers) rather than by key and window keeps the groups few and large.
    */
-  private static final class GridRowFn extends DoFn<KV<WindowKey, Accumulator[]>, Row> {
+  private static final class MergeWindowFn extends DoFn<KV<KV<Long, Integer>, Iterable<KV<WindowKey, Accumulator[]>>>, Row> {
     private final WindowPlan plan;
     private final long size;
     private final Carry carry;
@@ -578,7 +548,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private final TupleTag<OpenState.OpenWindow> held;
     private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
 
-    GridRowFn(WindowPlan plan, long size, Carry carry, PCollectionView<WatermarkIndex> index, TupleTag<Row> windows,
+    MergeWindowFn(WindowPlan plan, long size, Carry carry, PCollectionView<WatermarkIndex> index, TupleTag<Row> windows,
         TupleTag<OpenState.OpenWindow> held) {
       this.plan = plan;
       this.size = size;
@@ -589,15 +559,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
 
     @ProcessElement
-    public void process(@Element KV<WindowKey, Accumulator[]> window, MultiOutputReceiver out, ProcessContext c) {
-      WindowKey w = window.getKey();
-      long end = w.start() + size;
+    public void process(@Element KV<KV<Long, Integer>, Iterable<KV<WindowKey, Accumulator[]>>> group,
+        MultiOutputReceiver out, ProcessContext c) {
+      Aggregates aggregates = plan.aggregates();
+      Map<io.eventtime.core.Key, Accumulator[]> byKey = new HashMap<>();
+      for (KV<WindowKey, Accumulator[]> partial : group.getValue()) {
+        aggregates.merge(byKey.computeIfAbsent(partial.getKey().key(), k -> aggregates.create()), partial.getValue());
+      }
+      long start = group.getKey().getKey();
+      long end = start + size;
       if (carry.holding && !plan.query.spec().isClosed(end, finalWatermark(c.sideInput(index), plan.query.delayMillis()))) {
-        out.get(held).output(new OpenState.OpenWindow(w.key(), w.start(), end, window.getValue()));
+        byKey.forEach((key, accs) -> out.get(held).output(new OpenState.OpenWindow(key, start, end, accs)));
         return;
       }
-      rowsOut.inc();
-      out.get(windows).output(plan.windowRow(w.key(), w.start(), end, plan.aggregates().results(window.getValue())));
+      rowsOut.inc(byKey.size());
+      byKey.forEach((key, accs) -> out.get(windows).output(plan.windowRow(key, start, end, aggregates.results(accs))));
     }
   }
 
@@ -636,17 +612,48 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
   }
 
-  /** Counts the elements that reach it, into one counter. */
-  private static final class CountFn extends DoFn<KV<Long, Long>, Void> {
+  /** Counts the distinct window intervals, with partial sets merged across workers. */
+  private static final class CountDistinctFn extends Combine.CombineFn<KV<Long, Long>, Set<KV<Long, Long>>, Long> {
+    @Override
+    public Set<KV<Long, Long>> createAccumulator() {
+      return new HashSet<>();
+    }
+
+    @Override
+    public Set<KV<Long, Long>> addInput(Set<KV<Long, Long>> acc, KV<Long, Long> interval) {
+      acc.add(interval);
+      return acc;
+    }
+
+    @Override
+    public Set<KV<Long, Long>> mergeAccumulators(Iterable<Set<KV<Long, Long>>> accs) {
+      Set<KV<Long, Long>> merged = new HashSet<>();
+      accs.forEach(merged::addAll);
+      return merged;
+    }
+
+    @Override
+    public Long extractOutput(Set<KV<Long, Long>> acc) {
+      return (long) acc.size();
+    }
+
+    @Override
+    public Coder<Set<KV<Long, Long>>> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, Long>> in) {
+      return SetCoder.of(KvCoder.of(VarLongCoder.of(), VarLongCoder.of()));
+    }
+  }
+
+  /** Adds each number that reaches it to one counter. */
+  private static final class AddToCounterFn extends DoFn<Long, Void> {
     private final Counter counter;
 
-    CountFn(String name) {
+    AddToCounterFn(String name) {
       this.counter = EventTimeMetrics.counter(name);
     }
 
     @ProcessElement
-    public void process() {
-      counter.inc();
+    public void process(@Element Long n) {
+      counter.inc(n);
     }
   }
 }

@@ -171,6 +171,12 @@ public final class EventTimeParser implements Serializable {
     if (s.isEmpty()) {
       throw new EventTimeException("the time is an empty string");
     }
+    if (pattern == null) {
+      long common = CommonTimestamp.parse(s, ZoneOffset.UTC.equals(zone));
+      if (common != CommonTimestamp.NOT_COMMON) {
+        return common;
+      }
+    }
     if (formatter == null) {
       formatter = formatterFor(pattern); // not serialized: rebuilt after the parser travels to a worker
     }

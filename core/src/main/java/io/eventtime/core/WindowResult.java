@@ -7,7 +7,7 @@ import java.util.Comparator;
  * One emitted window of one key: its interval {@code [start, end)} and the aggregate values in
  * the order of the query's aggregates.
  */
-public record WindowResult(Key key, long start, long end, Object[] values) {
+public record WindowResult(Key key, long start, long end, Object[] values) implements java.io.Serializable {
 
   /** The order windows close in: by end, then start, then key. */
   public static final Comparator<WindowResult> CLOSE_ORDER = Comparator.comparingLong(WindowResult::end)

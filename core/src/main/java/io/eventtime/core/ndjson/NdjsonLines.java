@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class NdjsonLines {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final JsonFactory FACTORY = MAPPER.getFactory();
+  static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private NdjsonLines() {}
 
@@ -63,7 +63,7 @@ public final class NdjsonLines {
     }
   }
 
-  private static Object readValue(JsonParser p, JsonToken t) throws IOException {
+  static Object readValue(JsonParser p, JsonToken t) throws IOException {
     switch (t) {
       case VALUE_STRING:
         return p.getText();
@@ -85,7 +85,7 @@ public final class NdjsonLines {
     }
   }
 
-  private static String describe(JsonToken t) {
+  static String describe(JsonToken t) {
     return t == null ? "nothing" : t.asString() != null ? "'" + t.asString() + "'" : t.name().toLowerCase();
   }
 }

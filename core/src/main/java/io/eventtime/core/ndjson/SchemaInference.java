@@ -3,8 +3,10 @@ package io.eventtime.core.ndjson;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.ValueType;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -20,12 +22,17 @@ public final class SchemaInference {
 
   private final Map<String, ValueType> types = new LinkedHashMap<>();
   private final Map<String, Boolean> conflicted = new LinkedHashMap<>();
+  private final Map<String, Set<ValueType>> observed = new LinkedHashMap<>();
 
   /** Takes in one row's values. */
   public void observe(Map<String, Object> row) {
     for (Map.Entry<String, Object> e : row.entrySet()) {
       ValueType seen = typeOf(e.getValue());
       String field = e.getKey();
+      Set<ValueType> kinds = observed.computeIfAbsent(field, f -> EnumSet.noneOf(ValueType.class));
+      if (seen != null) {
+        kinds.add(seen);
+      }
       if (!types.containsKey(field)) {
         types.put(field, seen);
         continue;
@@ -50,6 +57,16 @@ public final class SchemaInference {
     Map<String, ValueType> out = new LinkedHashMap<>();
     types.forEach((k, v) -> out.put(k, v == null ? ValueType.STRING : v));
     return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * Every type the non-null values of {@code field} were seen in, before any conflict was
+   * resolved to STRING: empty for a field seen only as null or not at all. A surface uses it to
+   * tell a time field with a few bad values (mostly TIMESTAMP) from one that holds no times.
+   */
+  public Set<ValueType> observedTypes(String field) {
+    Set<ValueType> kinds = observed.get(field);
+    return kinds == null ? Set.of() : Collections.unmodifiableSet(kinds);
   }
 
   /** The type of one JSON value as {@link NdjsonLines#parse} gives it, or null for null. */

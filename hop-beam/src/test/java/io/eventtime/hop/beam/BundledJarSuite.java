@@ -45,6 +45,29 @@ public abstract class BundledJarSuite {
   }
 
   @Test
+  void theEventtimeCommandRunsAPipelineWithTheBundledJar() throws Exception {
+    Path root = HopBeamTesting.samples().getParent().getParent();
+    Path hpl = HopBeamTesting.samples().resolve("example-c-tumbling.hpl");
+    Path beam = dir.resolve("command");
+    List<String> command = new ArrayList<>(List.of("bash", root.resolve("eventtime").toString(), "run", hpl.toString()));
+    command.addAll(runnerArgs());
+    command.addAll(List.of("-p", "OUTPUT_FOLDER=" + beam));
+    Path log = dir.resolve("command.log");
+    ProcessBuilder run = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    run.environment().remove(HopWorker.CONFIG_FOLDER);
+    run.environment().put("EVENTTIME_NO_BUILD", "1");
+    Process p = run.start();
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("the run ends").isTrue();
+    assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+    Path local = dir.resolve("local-c");
+    HopBeamTesting.runLocal(hpl, local);
+    Map<String, List<String>> expected = HopBeamTesting.files(local);
+    assertThat(expected).isNotEmpty();
+    assertThat(HopBeamTesting.files(beam)).isEqualTo(expected);
+  }
+
+  @Test
   void theBundledJarRunsASampleAsTheLocalEngineDoes() throws Exception {
     Path jar = Path.of(System.getProperty("bundled.jar"));
     assertThat(jar).as("the bundled jar the module builds").exists();

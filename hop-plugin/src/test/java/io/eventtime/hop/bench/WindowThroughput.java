@@ -24,7 +24,7 @@ import org.apache.hop.pipeline.transform.ITransformMeta;
 /**
  * Rows per second of the Event Time Window transform on Hop's local engine, beside Hop's Dummy
  * transform on the same rows: the floor of Hop's own row passing. A harness, not a test: run it
- * with the command in docs/benchmarks-hop.md.
+ * with the command in docs/benchmarks.md (issue 5).
  *
  * <p>The rows (1,000,000 by default, 1,000 keys, event times 10 ms apart, so arrival order is
  * event order) are built in memory once and fed through an Injector; each pipeline is

@@ -1,0 +1,287 @@
+package io.eventtime.cli;
+
+import io.eventtime.cli.local.LocalRunner;
+import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.output.RowLog;
+import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.source.LineSource;
+import io.eventtime.cli.source.SourceFile;
+import io.eventtime.cli.sql.Schema;
+import io.eventtime.cli.sql.SqlPlanner;
+import io.eventtime.core.DurationText;
+import io.eventtime.core.LatePolicy;
+import io.eventtime.core.OpenState;
+import io.eventtime.core.state.StateException;
+import io.eventtime.core.state.StateStore;
+import io.eventtime.core.ndjson.MalformedLineException;
+import io.eventtime.core.ndjson.NdjsonLines;
+import io.eventtime.core.ndjson.SchemaInference;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The {@code eventtime} command: its flags, their checks, and the run from SQL to the stats line. */
+@Command(
+    name = "eventtime",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+        "Runs SQL with event-time windows (TUMBLE, HOP, SESSION) over NDJSON files, as a stream: each",
+        "window's row is printed as soon as the watermark closes it, one JSON object per line, then a",
+        "last line with the run's stats. An error prints one line {\"error\":{\"code\":..,\"message\":..}}",
+        "and exits non-zero.",
+        ""
+    },
+    footer = {
+        "",
+        "Examples:",
+        "  eventtime --from file://events.ndjson \\",
+        "    \"SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS w, count(*) AS n,",
+        "            sum(amount) AS total",
+        "     FROM events GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)\"",
+        "  eventtime --from file://day1.ndjson --from file://day2.ndjson --table events \\",
+        "    --watermark-delay '5 MINUTE' --late-policy event --late-output file://late.ndjson \\",
+        "    \"SELECT SESSION(ts, INTERVAL '5' MINUTE) AS start, max(ts) AS last_event, count(*) AS n",
+        "     FROM events GROUP BY SESSION(ts, INTERVAL '5' MINUTE)\"",
+        "",
+        "SQL: SELECT <keys>, <TUMBLE(ts, size) | HOP(ts, slide, size) | SESSION(ts, gap)> [AS name],",
+        "  [TUMBLE_END | HOP_END | SESSION_END(same arguments) [AS name]], count(*), count(col),",
+        "  count(DISTINCT col), sum, min, max, avg(col) [AS name] FROM <table> [WHERE ...]",
+        "  GROUP BY <keys>, <the window call> [HAVING ...]. Unaliased, the window column is window_start",
+        "  (window_end for the _END form). Intervals: INTERVAL 1 MINUTE, INTERVAL '30 SECOND',",
+        "  INTERVAL '30' SECOND; units MILLISECOND, SECOND, MINUTE, HOUR, DAY, singular or plural.",
+        "",
+        "Exit status: 0 done; 1 the query or a source was refused or failed; 2 a bad flag; 3 a bug."
+    })
+public final class EventtimeCommand implements Callable<Integer> {
+
+  @Option(names = "--from", required = true, paramLabel = "URI",
+      description = "An NDJSON file to read, as file://path (relative or absolute) or a plain path. Repeat it "
+          + "to read several files in the order given, as one stream named after the first. Example: "
+          + "--from file://events.ndjson --from file://more.ndjson")
+  List<String> from = new ArrayList<>();
+
+  @Option(names = "--table", paramLabel = "NAME",
+      description = "The table name the SQL reads FROM. Default: the first file's name without its extension "
+          + "(events for events.ndjson). Example: --table clicks")
+  String table;
+
+  @Option(names = "--watermark-delay", paramLabel = "DURATION", defaultValue = "0 SECOND",
+      description = "How far the watermark trails the latest event time seen; a window closes that much "
+          + "later, so rows up to that late still count. An amount and a unit from MILLISECOND to "
+          + "DAY. Default: ${DEFAULT-VALUE}. Example: --watermark-delay '5 MINUTE'")
+  String watermarkDelay;
+
+  @Option(names = "--late-policy", paramLabel = "window|event", defaultValue = "window",
+      description = "window: a late row is left out of the windows already closed and still counts in the "
+          + "open ones. event: a row behind the watermark is left out of every window. Default: "
+          + "${DEFAULT-VALUE}. Example: --late-policy event")
+  String latePolicy;
+
+  @Option(names = "--late-output", paramLabel = "URI",
+      description = "Write each late row to this NDJSON file, with its source, line number, event time and "
+          + "the reason it was late. Example: --late-output file://late.ndjson")
+  String lateOutput;
+
+  @Option(names = "--rejected-output", paramLabel = "URI",
+      description = "Write each rejected row (malformed line, missing or bad time, a value not of its "
+          + "column's type) to this NDJSON file, with its source, line number, field and reason. "
+          + "Example: --rejected-output file://rejected.ndjson")
+  String rejectedOutput;
+
+  @Option(names = "--state", paramLabel = "DIR",
+      description = "Carry the watermark and the open windows from one run to the next in this directory (not "
+          + "available yet in this build). Example: --state ./state")
+  String state;
+
+  @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
+      description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
+          + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
+          + "Beam pipeline on that runner, printing the same rows. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+  String runner;
+
+  @Option(names = "--flink-master", paramLabel = "HOST:PORT",
+      description = "With --runner flink, the Flink cluster to submit to. Default: [local] (embedded). "
+          + "Example: --flink-master flink-jobmanager:8081")
+  String flinkMaster;
+
+  @Option(names = "--spark-master", paramLabel = "URL",
+      description = "With --runner spark, the Spark master. Default: local[2]. Example: --spark-master "
+          + "spark://spark-master:7077")
+  String sparkMaster;
+
+  @Option(names = "--infer-rows", paramLabel = "N", defaultValue = "1000",
+      description = "Infer the column types from the first N rows of the stream (strings in date-time form "
+          + "are TIMESTAMP, whole numbers BIGINT, other numbers DOUBLE). Default: ${DEFAULT-VALUE}. "
+          + "Example: --infer-rows 10000")
+  String inferRows;
+
+  @Parameters(index = "0", paramLabel = "SQL",
+      description = "The query. Example: \"SELECT count(*) AS n FROM events GROUP BY TUMBLE(event_time, "
+          + "INTERVAL 1 MINUTE)\"")
+  String sql;
+
+  private final OutputStream out;
+  private final PrintStream err;
+
+  EventtimeCommand(OutputStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    String chosenRunner = runner.trim().toLowerCase(Locale.ROOT);
+    if (!List.of("local", "direct", "flink", "spark").contains(chosenRunner)) {
+      throw badFlag("--runner " + runner + " is not a runner: use local, direct, flink or spark");
+    }
+    long delay = delayMillis();
+    LatePolicy policy;
+    try {
+      policy = LatePolicy.parse(latePolicy);
+    } catch (IllegalArgumentException e) {
+      throw badFlag("--late-policy " + latePolicy + " is not a late policy: use window (the default: a late row still"
+          + " counts in the windows still open) or event (a row behind the watermark counts nowhere)");
+    }
+    int sample = inferRows();
+    if (flinkMaster != null && !chosenRunner.equals("flink")) {
+      throw badFlag("--flink-master goes with --runner flink");
+    }
+    if (sparkMaster != null && !chosenRunner.equals("spark")) {
+      throw badFlag("--spark-master goes with --runner spark");
+    }
+    Path stateDir = null;
+    if (state != null) {
+      try {
+        stateDir = Path.of(state.startsWith("file://") ? state.substring("file://".length()) : state);
+      } catch (InvalidPathException e) {
+        throw badFlag("--state " + state + " is not a directory path: e.g. --state ./state");
+      }
+    }
+    List<SourceFile> files = new ArrayList<>();
+    for (String uri : from) {
+      files.add(SourceFile.parse(uri.trim()));
+    }
+    if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_$]*")) {
+      throw badFlag("--table " + table + " is not a table name: use letters, digits and _, starting with a letter");
+    }
+
+    SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
+    String tableName = table != null ? table : files.get(0).tableName();
+    for (SourceFile f : files) {
+      f.checkReadable();
+    }
+    try (LineSource lines = new LineSource(files)) {
+      QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
+      RowLog late = lateOutput == null ? null : RowLog.open("--late-output", lateOutput);
+      RowLog rejected = rejectedOutput == null ? null : RowLog.open("--rejected-output", rejectedOutput);
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, err);
+      ResultWriter writer = new ResultWriter(out, plan);
+      try {
+        if (chosenRunner.equals("local")) {
+          runLocal(plan, settings, lines, writer, stateDir);
+        } else {
+          beam(plan, settings, files, chosenRunner, writer, stateDir);
+        }
+      } finally {
+        writer.flush();
+      }
+      return 0;
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot close the sources: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs the plan on the local runner. With a state directory the run starts from the stored
+   * state, holds back the windows still open, and stores them only once its output is written.
+   */
+  private static void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter writer,
+      Path stateDir) {
+    if (stateDir == null) {
+      settings.finish(writer, LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false).stats());
+      return;
+    }
+    try (StateStore store = StateStore.open(stateDir,
+        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), plan.timeColumn())) {
+      LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
+      settings.finish(writer, outcome.stats());
+      store.commit(outcome.held());
+    } catch (StateException e) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */
+  private void beam(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runnerName,
+      ResultWriter writer, Path stateDir) {
+    String master = runnerName.equals("flink") ? flinkMaster : runnerName.equals("spark") ? sparkMaster : null;
+    try {
+      io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer, stateDir);
+    } catch (StateException e) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
+    } catch (NoClassDefFoundError e) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
+          + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime in a source checkout,"
+          + " which puts each runner's classpath in place (the release archive carries the local runner only)");
+    }
+  }
+
+  private static Schema inferSchema(LineSource lines, int sample, List<SourceFile> files) {
+    SchemaInference inference = new SchemaInference();
+    long rows = 0;
+    for (LineSource.Line line : lines.sample(sample)) {
+      try {
+        inference.observe(NdjsonLines.parse(new String(line.bytes(), StandardCharsets.UTF_8)));
+        rows++;
+      } catch (MalformedLineException e) {
+        // rejected with its line number when the run reaches it
+      }
+    }
+    String where = "the first " + rows + (rows == 1 ? " row" : " rows") + " of " + files.get(0).displayName()
+        + (files.size() > 1 ? " and the files after it" : "");
+    return new Schema(inference, rows, where);
+  }
+
+  private long delayMillis() {
+    long millis;
+    try {
+      millis = DurationText.parseMillis(watermarkDelay);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw badFlag("--watermark-delay " + watermarkDelay + " is not a duration: write an amount and a unit,"
+          + " e.g. --watermark-delay '5 MINUTE' (units MILLISECOND, SECOND, MINUTE, HOUR, DAY)");
+    }
+    if (millis < 0) {
+      throw badFlag("--watermark-delay " + watermarkDelay + " is negative: give 0 or more, e.g. '5 MINUTE'");
+    }
+    return millis;
+  }
+
+  private int inferRows() {
+    try {
+      int n = Integer.parseInt(inferRows.trim());
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw badFlag("--infer-rows " + inferRows + " is not a positive whole number: e.g. --infer-rows 1000");
+  }
+
+  private static CliException badFlag(String message) {
+    return new CliException(ErrorCode.INVALID_ARGUMENT, message);
+  }
+}

@@ -1,0 +1,131 @@
+package io.eventtime.cli.output;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.eventtime.cli.CliException;
+import io.eventtime.cli.ErrorCode;
+import io.eventtime.cli.plan.Condition;
+import io.eventtime.cli.plan.OutputColumn;
+import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.core.Stats;
+import io.eventtime.core.TimeText;
+import io.eventtime.core.WindowResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Prints the result rows as the windows close: HAVING applied, one JSON object per line with the
+ * columns in SELECT order; then the stats line. Counts what it printed, so that with HAVING the
+ * stats' rows_out and windows_closed are the rows and windows printed.
+ */
+public final class ResultWriter {
+  private final JsonGenerator g;
+  private final List<OutputColumn> outputs;
+  private final Condition having;
+  private final int keyCount;
+  private final Object[] havingRow;
+  private long rows;
+  private long windows;
+  private long lastStart = Long.MIN_VALUE;
+  private long lastEnd = Long.MIN_VALUE;
+  private String startText;
+  private String endText;
+
+  public ResultWriter(OutputStream out, QueryPlan plan) {
+    this.g = JsonLines.generator(out);
+    this.outputs = plan.outputs();
+    this.having = plan.having();
+    this.keyCount = plan.keyInputs().size();
+    this.havingRow = new Object[2 + keyCount + plan.aggregates().size()];
+  }
+
+  public void write(WindowResult r) {
+    if (having != null && !having.accepts(havingRow(r))) {
+      return;
+    }
+    if (r.start() != lastStart || r.end() != lastEnd) {
+      windows++;
+      lastStart = r.start();
+      lastEnd = r.end();
+      // the rows of one window come together: its bounds are formatted once for all its keys
+      startText = TimeText.format(lastStart);
+      endText = TimeText.format(lastEnd);
+    }
+    rows++;
+    try {
+      g.writeStartObject();
+      for (OutputColumn c : outputs) {
+        g.writeFieldName(c.name());
+        switch (c.kind()) {
+          case KEY:
+            JsonLines.writeValue(g, r.key().get(c.index()));
+            break;
+          case WINDOW_START:
+            g.writeString(startText);
+            break;
+          case WINDOW_END:
+            g.writeString(endText);
+            break;
+          default:
+            JsonLines.writeValue(g, r.values()[c.index()]);
+        }
+      }
+      g.writeEndObject();
+      JsonLines.endLine(g);
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+    }
+  }
+
+  private Object[] havingRow(WindowResult r) {
+    havingRow[0] = Instant.ofEpochMilli(r.start());
+    havingRow[1] = Instant.ofEpochMilli(r.end());
+    for (int i = 0; i < keyCount; i++) {
+      havingRow[2 + i] = r.key().get(i);
+    }
+    System.arraycopy(r.values(), 0, havingRow, 2 + keyCount, r.values().length);
+    return havingRow;
+  }
+
+  /** The run's stats with rows_out and windows_closed as printed (HAVING may have left windows out). */
+  public Stats printedStats(Stats s) {
+    return new Stats(s.rowsIn(), rows, s.lateDropped(), windows, s.rowsFolded(), s.rowsRejected());
+  }
+
+  /** Prints the last line, the stats. */
+  public void writeStats(Stats s) {
+    try {
+      g.writeRaw(printedStats(s).toJson());
+      JsonLines.endLine(g);
+      g.flush();
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+    }
+  }
+
+  public void flush() {
+    try {
+      g.flush();
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+    }
+  }
+
+  /** Prints the one error line: {@code {"error":{"code":..,"message":..}}}. */
+  public static void writeError(OutputStream out, ErrorCode code, String message) {
+    try {
+      JsonGenerator e = JsonLines.generator(out);
+      e.writeStartObject();
+      e.writeObjectFieldStart("error");
+      e.writeStringField("code", code.name());
+      e.writeStringField("message", message);
+      e.writeEndObject();
+      e.writeEndObject();
+      JsonLines.endLine(e);
+      e.flush();
+    } catch (IOException ignored) {
+      // stdout is gone: nothing left to tell
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.eventtime.cli.plan;
+
+import io.eventtime.core.ndjson.FieldReader;
+import io.eventtime.core.ndjson.MalformedLineException;
+
+/**
+ * Reads one NDJSON line the way every runner does: only the fields the plan uses, converted to
+ * their column types, the time read, then WHERE. A line ends up as a row for the windows, as
+ * rejected (with the field and the reason), or filtered out by WHERE. Not thread-safe: one per
+ * stream or worker.
+ */
+public final class PlanRows {
+  public enum Outcome {
+    ROW,
+    REJECTED,
+    FILTERED
+  }
+
+  private final QueryPlan plan;
+  private final FieldReader reader;
+  private final RowConverter converter;
+  private final Object[] row;
+  private String rejectedField;
+  private String rejectedReason;
+  private boolean rejectedJson;
+
+  public PlanRows(QueryPlan plan) {
+    this.plan = plan;
+    this.reader = new FieldReader(plan.inputNames());
+    this.converter = new RowConverter(plan);
+    this.row = new Object[plan.inputs().size()];
+  }
+
+  public Outcome read(byte[] buf, int off, int len) {
+    try {
+      reader.read(buf, off, len, row);
+    } catch (MalformedLineException e) {
+      return reject(null, e.getMessage(), false);
+    }
+    RowConverter.Rejection rejection = converter.convert(row);
+    if (rejection != null) {
+      return reject(rejection.field(), rejection.reason(), true);
+    }
+    if (plan.where() != null && !plan.where().accepts(row)) {
+      return Outcome.FILTERED;
+    }
+    return Outcome.ROW;
+  }
+
+  private Outcome reject(String field, String reason, boolean isJson) {
+    rejectedField = field;
+    rejectedReason = reason;
+    rejectedJson = isJson;
+    return Outcome.REJECTED;
+  }
+
+  /** The converted values of the input columns of the last {@link Outcome#ROW}. */
+  public Object[] row() {
+    return row;
+  }
+
+  public long eventTime() {
+    return converter.eventTime();
+  }
+
+  public RowConverter converter() {
+    return converter;
+  }
+
+  public String rejectedField() {
+    return rejectedField;
+  }
+
+  public String rejectedReason() {
+    return rejectedReason;
+  }
+
+  /** Whether the rejected line is JSON (false for a malformed line). */
+  public boolean rejectedJson() {
+    return rejectedJson;
+  }
+}

@@ -1,0 +1,204 @@
+package io.eventtime.cli.source;
+
+import io.eventtime.cli.CliException;
+import io.eventtime.cli.ErrorCode;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The lines of the source files as one stream, file after file in the order given, as raw
+ * UTF-8 bytes (no decoding to strings: the JSON parser reads the bytes). Blank lines are
+ * skipped but counted, so line numbers are the file's own. The first lines can be
+ * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
+ * is still read once.
+ */
+public final class LineSource implements Closeable {
+  private static final int BUFFER = 1 << 20;
+
+  /** A copied line, as sampled. */
+  public record Line(String source, long number, byte[] bytes) {}
+
+  private final List<SourceFile> files;
+  private int fileIndex = -1;
+  private InputStream in;
+  private String source;
+  private long number;
+  private boolean firstChunk;
+
+  private byte[] buf = new byte[BUFFER];
+  private int pos;
+  private int limit;
+  private boolean eof = true;
+
+  private final ArrayDeque<Line> replay = new ArrayDeque<>();
+  private String currentSource;
+  private long currentNumber;
+  private byte[] currentBuf;
+  private int currentOff;
+  private int currentLen;
+
+  public LineSource(List<SourceFile> files) {
+    this.files = List.copyOf(files);
+  }
+
+  /** Reads ahead up to {@code n} lines and returns them; {@link #next} replays them first. */
+  public List<Line> sample(int n) {
+    List<Line> lines = new ArrayList<>();
+    while (lines.size() < n && readLine()) {
+      lines.add(new Line(currentSource, currentNumber,
+          Arrays.copyOfRange(currentBuf, currentOff, currentOff + currentLen)));
+    }
+    replay.addAll(lines);
+    return lines;
+  }
+
+  /** Moves to the next non-blank line; false at the end of the last file. */
+  public boolean next() {
+    Line l = replay.poll();
+    if (l != null) {
+      currentSource = l.source();
+      currentNumber = l.number();
+      currentBuf = l.bytes();
+      currentOff = 0;
+      currentLen = l.bytes().length;
+      return true;
+    }
+    return readLine();
+  }
+
+  public String source() {
+    return currentSource;
+  }
+
+  public long lineNumber() {
+    return currentNumber;
+  }
+
+  public byte[] buffer() {
+    return currentBuf;
+  }
+
+  public int offset() {
+    return currentOff;
+  }
+
+  public int length() {
+    return currentLen;
+  }
+
+  private boolean readLine() {
+    try {
+      while (true) {
+        if (eof && pos >= limit && !openNext()) {
+          return false;
+        }
+        int nl = indexOfNewline(pos, limit);
+        if (nl < 0 && !eof) {
+          fill();
+          continue;
+        }
+        int end = nl < 0 ? limit : nl;
+        int start = pos;
+        pos = nl < 0 ? limit : nl + 1;
+        if (nl < 0 && start == end) {
+          continue;
+        }
+        number++;
+        if (firstChunk) {
+          firstChunk = false;
+          if (end - start >= 3 && buf[start] == (byte) 0xEF && buf[start + 1] == (byte) 0xBB && buf[start + 2] == (byte) 0xBF) {
+            start += 3;
+          }
+        }
+        if (end > start && buf[end - 1] == '\r') {
+          end--;
+        }
+        if (isBlank(start, end)) {
+          continue;
+        }
+        currentSource = source;
+        currentNumber = number;
+        currentBuf = buf;
+        currentOff = start;
+        currentLen = end - start;
+        return true;
+      }
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot read " + source + " after line " + number + ": " + e.getMessage(), e);
+    }
+  }
+
+  private int indexOfNewline(int from, int to) {
+    byte[] b = buf;
+    for (int i = from; i < to; i++) {
+      if (b[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private boolean isBlank(int start, int end) {
+    for (int i = start; i < end; i++) {
+      byte c = buf[i];
+      if (c != ' ' && c != '\t' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Keeps the unread part of the buffer and reads more after it, growing the buffer for a long line. */
+  private void fill() throws IOException {
+    int rest = limit - pos;
+    if (pos == 0 && rest == buf.length) {
+      buf = Arrays.copyOf(buf, buf.length * 2);
+    } else if (pos > 0) {
+      System.arraycopy(buf, pos, buf, 0, rest);
+    }
+    pos = 0;
+    limit = rest;
+    int n = in.read(buf, limit, buf.length - limit);
+    if (n < 0) {
+      eof = true;
+    } else {
+      limit += n;
+    }
+  }
+
+  private boolean openNext() throws IOException {
+    if (in != null) {
+      in.close();
+      in = null;
+    }
+    if (fileIndex + 1 >= files.size()) {
+      return false;
+    }
+    SourceFile f = files.get(++fileIndex);
+    source = f.displayName();
+    try {
+      in = Files.newInputStream(f.file());
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + f + ": " + e.getMessage(), e);
+    }
+    number = 0;
+    pos = 0;
+    limit = 0;
+    eof = false;
+    firstChunk = true;
+    return true;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (in != null) {
+      in.close();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.eventtime.cli.source;
+
+import io.eventtime.cli.CliException;
+import io.eventtime.cli.ErrorCode;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * One {@code --from} source: an NDJSON file named {@code file://path} (relative or absolute) or
+ * by its plain path. Its table name is its base name without the extension.
+ */
+public record SourceFile(String uri, String path) implements Serializable {
+
+  /** Reads a {@code --from} value, refusing other schemes. */
+  public static SourceFile parse(String uri) {
+    String path = uri;
+    if (uri.startsWith("file://")) {
+      path = uri.substring("file://".length());
+    } else if (uri.startsWith("file:")) {
+      path = uri.substring("file:".length());
+    } else if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--from " + uri + ": only files are supported, as"
+          + " file://events.ndjson, file:///data/events.ndjson or a plain path");
+    }
+    if (path.isEmpty()) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--from " + uri + " names no file: write file://events.ndjson");
+    }
+    try {
+      Path.of(path);
+    } catch (InvalidPathException e) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--from " + uri + " is not a valid path: " + e.getReason());
+    }
+    return new SourceFile(uri, path);
+  }
+
+  public Path file() {
+    return Path.of(path);
+  }
+
+  /** The name the file is shown by in messages and late/rejected rows: as given on the command line. */
+  public String displayName() {
+    return path;
+  }
+
+  /** The table the file is queried as: {@code events} for {@code data/events.ndjson}. */
+  public String tableName() {
+    String base = file().getFileName() == null ? path : file().getFileName().toString();
+    int dot = base.indexOf('.');
+    return dot > 0 ? base.substring(0, dot) : base;
+  }
+
+  /** Refuses a file that is missing, a directory, or unreadable, before any work. */
+  public void checkReadable() {
+    Path f = file();
+    if (!Files.exists(f)) {
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + uri + ": there is no file " + f.toAbsolutePath()
+          + " (give an NDJSON file, e.g. --from file://events.ndjson)");
+    }
+    if (Files.isDirectory(f)) {
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + uri + ": it is a directory; name its files"
+          + " with one --from each");
+    }
+    if (!Files.isReadable(f)) {
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + uri + ": permission denied");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return uri.toLowerCase(Locale.ROOT).startsWith("file") ? uri : "file://" + uri;
+  }
+}

@@ -1,0 +1,82 @@
+package io.eventtime.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The seed page's examples through the built {@code ./eventtime} at the repository root, as a
+ * child process in the directory holding {@code events.ndjson}, exactly as the page runs them.
+ * Runs after the jar is packaged (failsafe); {@code EVENTTIME_NO_BUILD} makes sure the launcher
+ * uses that build rather than starting Maven again.
+ */
+class LauncherIT {
+  private static final Path LAUNCHER = Path.of("..", "eventtime").toAbsolutePath().normalize();
+
+  @TempDir
+  Path dir;
+
+  record Run(int status, List<String> out, String err) {}
+
+  private Run eventtime(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().put("EVENTTIME_NO_BUILD", "1");
+    Path err = dir.resolve("stderr.txt");
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out.lines().toList(), Files.readString(err));
+  }
+
+  static Stream<SeedPage.Example> examples() {
+    return Stream.concat(SeedPage.RESULTS.stream(), SeedPage.REFUSALS.stream());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  void seedPageExample(SeedPage.Example example) throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime("--from", "file://events.ndjson", example.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(example.lines());
+    assertThat(run.status()).isEqualTo(example.lines().get(0).startsWith("{\"error\"") ? 1 : 0);
+  }
+
+  @Test
+  void badFlagExitsWithTwo() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime("--from", "file://events.ndjson", "--late-policy", "later", SeedPage.TUMBLE.sql());
+    assertThat(run.out()).singleElement().asString().startsWith("{\"error\":{\"code\":\"INVALID_ARGUMENT\"");
+    assertThat(run.status()).isEqualTo(2);
+  }
+
+  /** The launcher puts Beam and the Direct runner on the classpath for --runner direct only. */
+  @Test
+  void directRunnerThroughTheLauncher() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime("--runner", "direct", "--from", "file://events.ndjson", SeedPage.SESSION.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.SESSION.lines());
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void help() throws Exception {
+    Run run = eventtime("--help");
+    assertThat(run.status()).isZero();
+    assertThat(run.out().get(0)).startsWith("Usage: eventtime");
+  }
+}

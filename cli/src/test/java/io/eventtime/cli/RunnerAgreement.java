@@ -1,0 +1,107 @@
+package io.eventtime.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Runs queries on the local runner and on a Beam runner, in-process, and checks that they print
+ * the same lines: the seed page's examples, and queries over a random stream of a few thousand
+ * rows with disorder (so late rows under both policies), bad times and malformed lines. Used by
+ * the Direct runner test here and by the Flink and Spark modules, which have those runners'
+ * classpaths.
+ */
+public final class RunnerAgreement {
+  private RunnerAgreement() {}
+
+  /** A query and the flags it runs with. */
+  public record Query(String name, String sql, List<String> flags) {}
+
+  public static final List<Query> RANDOM_STREAM_QUERIES = List.of(
+      new Query("keyed hopping, window policy, WHERE and HAVING", "SELECT merchant,"
+          + " HOP(event_time, INTERVAL 10 MINUTE, INTERVAL 20 MINUTE) AS w, count(*) AS n, sum(amount) AS total,"
+          + " min(amount) AS lo, max(amount) AS hi, avg(amount) AS mean FROM stream WHERE amount > 5"
+          + " GROUP BY merchant, HOP(event_time, INTERVAL 10 MINUTE, INTERVAL 20 MINUTE) HAVING count(*) > 1",
+          List.of("--watermark-delay", "20 SECOND")),
+      new Query("keyed sessions, event policy", "SELECT merchant, SESSION(event_time, INTERVAL 45 SECOND) AS s,"
+          + " SESSION_END(event_time, INTERVAL 45 SECOND) AS e, max(event_time) AS last_event, count(*) AS n"
+          + " FROM stream GROUP BY merchant, SESSION(event_time, INTERVAL 45 SECOND)",
+          List.of("--watermark-delay", "30 SECOND", "--late-policy", "event")),
+      new Query("global tumbling, window policy, no delay", "SELECT TUMBLE(event_time, INTERVAL 15 MINUTE),"
+          + " TUMBLE_END(event_time, INTERVAL 15 MINUTE), count(*) AS n, count(DISTINCT merchant) AS merchants,"
+          + " count(amount) AS amounts FROM stream GROUP BY TUMBLE(event_time, INTERVAL 15 MINUTE)", List.of()));
+
+  /**
+   * A stream of {@code n} rows: event times that mostly advance, one in ten behind by up to 20
+   * minutes, and a few null times, malformed lines and missing amounts. Windows are wide (the
+   * Direct runner's cost grows with the number of result windows, not with rows).
+   */
+  public static Path randomStream(Path dir, long seed, int n) {
+    Random random = new Random(seed);
+    String[] merchants = {"acme", "globex", "initech", "umbrella", "hooli"};
+    long base = java.time.Instant.parse("2026-07-18T10:00:00Z").toEpochMilli();
+    List<String> lines = new ArrayList<>();
+    long clock = base;
+    for (int i = 0; i < n; i++) {
+      clock += random.nextInt(4000);
+      long ts = random.nextInt(10) == 0 ? clock - random.nextInt(1_200_000) : clock;
+      String time = io.eventtime.core.TimeText.format(ts);
+      String merchant = merchants[random.nextInt(merchants.length)];
+      int r = random.nextInt(200);
+      if (r == 0) {
+        lines.add("{\"merchant\":\"" + merchant + "\",\"amount\":1,\"event_time\":null}");
+      } else if (r == 1) {
+        lines.add("{\"merchant\":\"" + merchant + "\",\"amount\":");
+      } else if (r == 2) {
+        lines.add("{\"merchant\":\"" + merchant + "\",\"event_time\":\"" + time + "\"}");
+      } else {
+        lines.add("{\"merchant\":\"" + merchant + "\",\"amount\":" + random.nextInt(1000) + ",\"event_time\":\"" + time
+            + "\"}");
+      }
+    }
+    try {
+      Path f = dir.resolve("stream.ndjson");
+      Files.write(f, lines);
+      return f;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs one query on local and on {@code runner}; returns the lines, asserting they are the same. */
+  public static List<String> assertSameAsLocal(String runner, Path file, String sql, List<String> flags) {
+    Cli local = run("local", file, sql, flags);
+    Cli other = run(runner, file, sql, flags);
+    assertThat(local.status()).as(String.join("\n", local.out())).isZero();
+    assertThat(other.out()).as(runner + " vs local, stderr: " + other.err()).containsExactlyElementsOf(local.out());
+    assertThat(other.status()).isZero();
+    assertThat(other.err()).isEqualTo(local.err());
+    return local.out();
+  }
+
+  private static Cli run(String runner, Path file, String sql, List<String> flags) {
+    List<String> args = new ArrayList<>(List.of("--runner", runner, "--from", "file://" + file));
+    args.addAll(flags);
+    args.add(sql);
+    return Cli.run(args.toArray(String[]::new));
+  }
+
+  /** The seed page's examples and the random stream's queries, each on local and on {@code runner}. */
+  public static void checkAll(String runner, Path dir) throws IOException {
+    Path events = Cli.write(Files.createDirectories(dir.resolve("seed")), "events.ndjson", SeedPage.EVENTS);
+    for (SeedPage.Example e : SeedPage.RESULTS) {
+      assertThat(assertSameAsLocal(runner, events, e.sql(), List.of())).as(e.name()).containsExactlyElementsOf(e.lines());
+    }
+    Path stream = randomStream(dir, 20260718L, 3000);
+    for (Query q : RANDOM_STREAM_QUERIES) {
+      List<String> out = assertSameAsLocal(runner, stream, q.sql(), q.flags());
+      assertThat(out).as(q.name()).hasSizeGreaterThan(5);
+    }
+  }
+}
