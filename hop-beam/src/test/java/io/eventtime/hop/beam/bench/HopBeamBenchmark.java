@@ -14,7 +14,6 @@ import io.eventtime.core.WindowSpec;
 import io.eventtime.hop.beam.BeamRunner;
 import io.eventtime.hop.beam.HopBeamRun;
 import io.eventtime.hop.beam.HopBeamTesting;
-import io.eventtime.hop.beam.HopMetrics;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +36,6 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
-import org.apache.hop.core.exception.HopException;
 import org.joda.time.ReadableInstant;
 
 /**
