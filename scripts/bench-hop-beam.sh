@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark of Hop pipelines on Beam (docs/benchmarks-hop-beam.md): the same keyed window
+# The benchmark of Hop pipelines on Beam (docs/benchmarks.md, issue 6): the same keyed window
 # pipeline over generated rows on Hop's local engine, then translated and hand-written on the
 # Direct runner, embedded Flink and Spark local[2].
 #   scripts/bench-hop-beam.sh [rows] [rounds] [runners...]     (default: 1000000 3 local direct flink spark)
