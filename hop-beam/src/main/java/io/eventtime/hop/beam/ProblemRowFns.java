@@ -5,6 +5,7 @@ import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.WindowAssigner;
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.EventTimeReader;
 import io.eventtime.hop.stamp.EventTimeStampMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
@@ -172,7 +173,7 @@ final class ProblemRowFns {
         reason = e.getMessage();
       }
       Object[] error = ErrorRows.of(errorMeta, context.variables(), values, input.size(), errors.size(),
-          "field '" + time.field() + "': " + reason, time.field(), ErrorRows.REJECTED);
+          "field '" + time.field() + "': " + reason, time.field(), ErrorCodes.REJECTED);
       out.output(errors.toBeam(error, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
     }
   }
