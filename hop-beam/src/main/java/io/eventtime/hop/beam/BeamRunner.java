@@ -120,7 +120,7 @@ public enum BeamRunner {
   }
 
   /** The folder a runner's zip fills in a Hop installation: {@code runners/<runner>/lib} beside the plugin's jar. */
-  public Path installFolder() {
+  private Path installFolder() {
     try {
       URL location = BeamRunner.class.getProtectionDomain().getCodeSource().getLocation();
       return Path.of(location.toURI()).getParent().resolve("runners").resolve(name().toLowerCase(Locale.ROOT))
