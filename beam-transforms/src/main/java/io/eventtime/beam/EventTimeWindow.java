@@ -9,7 +9,6 @@ import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.SessionSet;
-import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowAssigner;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
@@ -20,12 +19,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -41,10 +42,12 @@ import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.MapElements;
-import org.apache.beam.sdk.transforms.Max;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
@@ -89,8 +92,17 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  */
 public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   public static final String DEFAULT_ARRIVAL_FIELD = "_arrival";
-  /** Arrival positions per block are 2^16: large enough to fold rows before the shuffle. */
-  static final int DEFAULT_BLOCK_BITS = 16;
+  /**
+   * Arrival positions per block are 2^10 by default: a block's rows span little event time, so
+   * the watermark bounds of the block decide almost every row without the rows of the others.
+   */
+  public static final int DEFAULT_BLOCK_BITS = 10;
+  /**
+   * Rows whose exact watermark is needed (sessions: all; grid windows: those their block's bounds
+   * leave undecided) are settled in groups of 2^6 consecutive blocks: few groups, each of many
+   * rows, as a runner handles them best.
+   */
+  private static final int GROUP_BITS = 6;
   /** Each grid window's keys are merged in this many groups, so one window spreads over workers. */
   private static final int KEY_BUCKETS = 16;
 
@@ -176,8 +188,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   }
 
   /**
-   * How many consecutive arrival positions form a block, as a power of two: smaller blocks
-   * spread over more workers, larger ones fold more rows before the shuffle.
+   * How many consecutive arrival positions form a block, as a power of two. Each block's latest
+   * event time goes into a side input; a row whose windows that bound decides is folded where it
+   * is, the others are settled with the positions and times of their block. Smaller blocks
+   * decide more rows on the spot and make a larger side input (one entry per block). Arrival
+   * positions that are spread out (only every n-th position used) want correspondingly more bits.
    */
   public EventTimeWindow withBlockBits(int bits) {
     if (bits < 0 || bits > 40) {
@@ -209,79 +224,36 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     if (timeField == null) {
       throw new IllegalArgumentException("no time field: name the field that holds the event time with withTimeField(...)");
     }
+    if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
+      throw new IllegalArgumentException("EventTimeWindow windows the rows by event time itself, so its input must be"
+          + " in the global window, not in " + input.getWindowingStrategy().getWindowFn()
+          + ": apply it before any Window.into, or Window.into(new GlobalWindows()) first");
+    }
     WindowPlan plan = new WindowPlan(query, input.getSchema(), timeField, parser, arrivalField, startName, endName);
     Carry carry = new Carry(restored.nextArrival(), handoff != null);
     TupleTag<ArrivedRow> timedTag = new TupleTag<>() {};
     TupleTag<Row> rejectedTag = new TupleTag<>() {};
+    TupleTag<KV<Long, ArrivalTimes>> arrivalsTag = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
-        ParDo.of(new ReadEventTimeFn(plan, timedTag, rejectedTag)).withOutputTags(timedTag, TupleTagList.of(rejectedTag)));
-    PCollection<ArrivedRow> timed = read.get(timedTag).setCoder(new ArrivedRow.ArrivedRowCoder(plan.input));
+        ParDo.of(new ReadEventTimeFn(plan, blockBits, timedTag, rejectedTag, arrivalsTag))
+            .withOutputTags(timedTag, TupleTagList.of(rejectedTag).and(arrivalsTag)));
+    ArrivedRow.ArrivedRowCoder rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
+    PCollection<ArrivedRow> timed = read.get(timedTag).setCoder(rowCoder);
     PCollection<Row> rejected = read.get(rejectedTag).setRowSchema(plan.problems);
+    PCollection<KV<Long, ArrivalTimes>> arrivals =
+        read.get(arrivalsTag).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()));
 
     long carriedMax = restored.maxEventTime() == null ? ArrivedRow.NO_WATERMARK : restored.maxEventTime();
-    PCollectionView<WatermarkIndex> index = timed
-        .apply("BlockMaxima", MapElements
-            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
-            .via((ArrivedRow r) -> KV.of(r.position >> blockBits, r.eventTime)))
-        .apply("WatermarkIndex", Combine.globally(new WatermarkIndex.BuildFn(carriedMax)).asSingletonView());
-    PCollection<KV<Long, Iterable<ArrivedRow>>> blocks = timed
-        .apply("ByBlock", MapElements
-            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
-            .via((ArrivedRow r) -> KV.of(r.position >> blockBits, r)))
-        .setCoder(KvCoder.of(VarLongCoder.of(), timed.getCoder()))
-        .apply("GroupBlocks", GroupByKey.create());
+    PCollectionView<WatermarkIndex> index =
+        arrivals.apply("WatermarkIndex", Combine.globally(new WatermarkIndex.BuildFn(carriedMax)).asSingletonView());
 
-    TupleTag<Row> windowsTag = new TupleTag<>() {};
-    TupleTag<Row> lateTag = new TupleTag<>() {};
-    TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
     SerializableCoder<OpenState.OpenWindow> heldCoder = SerializableCoder.of(OpenState.OpenWindow.class);
-    PCollection<Row> windows;
-    PCollection<Row> late;
-    PCollection<OpenState.OpenWindow> held;
-    if (query.spec() instanceof WindowSpec.Session session) {
-      TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
-      TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
-      PCollection<KV<io.eventtime.core.Key, ArrivedRow>> keyed = blocks
-          .apply("Watermarks", ParDo.of(new SessionRowsFn(plan, index)).withSideInputs(index))
-          .setCoder(KvCoder.of(KeyCoder.of(), timed.getCoder()));
-      PCollection<KV<io.eventtime.core.Key, OpenState.OpenWindow>> carried = input.getPipeline()
-          .apply("CarriedSessions", Create.of(carriedWindows())
-              .withCoder(KvCoder.of(KeyCoder.of(), heldCoder)));
-      PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carried)
-          .apply("GroupKeys", CoGroupByKey.create())
-          .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
-                  windowsTag, lateTag, heldTag)).withSideInputs(index)
-              .withOutputTags(windowsTag, TupleTagList.of(lateTag).and(heldTag)));
-      windows = folded.get(windowsTag);
-      late = folded.get(lateTag);
-      held = folded.get(heldTag);
-    } else {
-      TupleTag<KV<WindowKey, Accumulator[]>> partialTag = new TupleTag<>() {};
-      PCollectionTuple folded = blocks.apply("FoldBlocks",
-          ParDo.of(new FoldBlockFn(plan, carry, index, partialTag, lateTag)).withSideInputs(index)
-              .withOutputTags(partialTag, TupleTagList.of(lateTag)));
-      KvCoder<WindowKey, Accumulator[]> partialCoder =
-          KvCoder.of(WindowKey.WindowKeyCoder.of(), SerializableCoder.of(Accumulator[].class));
-      PCollection<KV<WindowKey, Accumulator[]>> carried = input.getPipeline()
-          .apply("CarriedWindows", Create.of(carriedPartials()).withCoder(partialCoder));
-      late = folded.get(lateTag);
-      PCollectionTuple rows = PCollectionList.of(folded.get(partialTag).setCoder(partialCoder)).and(carried)
-          .apply("WithCarried", Flatten.pCollections())
-          .apply("ByWindow", MapElements
-              .into(TypeDescriptors.kvs(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.integers()),
-                  new TypeDescriptor<KV<WindowKey, Accumulator[]>>() {}))
-              .via((KV<WindowKey, Accumulator[]> p) -> KV.of(
-                  KV.of(p.getKey().start(), p.getKey().key().hashCode() & (KEY_BUCKETS - 1)), p)))
-          .setCoder(KvCoder.of(KvCoder.of(VarLongCoder.of(), VarIntCoder.of()), partialCoder))
-          .apply("GroupWindows", GroupByKey.create())
-          .apply("WindowRows", ParDo.of(new MergeWindowFn(plan, windowSize(query.spec()), carry, index, windowsTag, heldTag))
-              .withSideInputs(index).withOutputTags(windowsTag, TupleTagList.of(heldTag)));
-      windows = rows.get(windowsTag);
-      held = rows.get(heldTag);
-    }
-    windows = windows.setRowSchema(plan.output);
-    late = late.setRowSchema(plan.problems);
-    held.setCoder(heldCoder);
+    Folded folded = query.spec() instanceof WindowSpec.Session session
+        ? sessionWindows(session, plan, carry, timed, index, heldCoder)
+        : gridWindows(plan, carry, timed, arrivals, index);
+    PCollection<Row> windows = folded.windows().setRowSchema(plan.output);
+    PCollection<Row> late = folded.late().setRowSchema(plan.problems);
+    PCollection<OpenState.OpenWindow> held = folded.held().setCoder(heldCoder);
     windows
         .apply("WindowBounds", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
@@ -290,16 +262,96 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         .apply("DistinctWindows", Combine.globally(new CountDistinctFn()))
         .apply("CountWindowsClosed", ParDo.of(new AddToCounterFn(EventTimeMetrics.WINDOWS_CLOSED)));
     if (carry.holding) {
-      PCollectionView<Long> lastPosition = timed
-          .apply("Positions", MapElements.into(TypeDescriptors.longs()).via((ArrivedRow r) -> r.position))
-          .apply("LastPosition", Combine.globally(Max.ofLongs()).asSingletonView());
       PCollectionView<List<OpenState.OpenWindow>> heldView = held.apply("HeldWindows", View.asList());
       input.getPipeline()
           .apply("AtEnd", Impulse.create())
-          .apply("HandOffState", ParDo.of(new HandOffStateFn(plan.query, timeField, handoff, carry, index, lastPosition,
-              heldView)).withSideInputs(index, lastPosition, heldView));
+          .apply("HandOffState", ParDo.of(new HandOffStateFn(plan.query, timeField, handoff, carry, index, heldView))
+              .withSideInputs(index, heldView));
     }
     return new EventTimeWindowResult(input.getPipeline(), windows, late, rejected);
+  }
+
+  /** What folding the rows into windows gives: the window rows, the late rows, the windows held open. */
+  private record Folded(PCollection<Row> windows, PCollection<Row> late, PCollection<OpenState.OpenWindow> held) {}
+
+  /**
+   * Sessions: each row gets its exact watermark within its group of blocks, then each key's rows
+   * (and its carried sessions) are folded in arrival order.
+   */
+  private Folded sessionWindows(WindowSpec.Session session, WindowPlan plan, Carry carry, PCollection<ArrivedRow> timed,
+      PCollectionView<WatermarkIndex> index, Coder<OpenState.OpenWindow> heldCoder) {
+    Coder<ArrivedRow> rowCoder = timed.getCoder();
+    TupleTag<Row> windowsTag = new TupleTag<>() {};
+    TupleTag<Row> lateTag = new TupleTag<>() {};
+    TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
+    TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
+    TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
+    PCollection<KV<io.eventtime.core.Key, ArrivedRow>> keyed = timed
+        .apply("ByGroup", MapElements
+            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
+            .via((ArrivedRow r) -> KV.of(r.position >> (blockBits + GROUP_BITS), r)))
+        .setCoder(KvCoder.of(VarLongCoder.of(), rowCoder))
+        .apply("GroupRows", GroupByKey.create())
+        .apply("Watermarks", ParDo.of(new SessionRowsFn(plan, index)).withSideInputs(index))
+        .setCoder(KvCoder.of(KeyCoder.of(), rowCoder));
+    PCollection<KV<io.eventtime.core.Key, OpenState.OpenWindow>> carried = timed.getPipeline()
+        .apply("CarriedSessions", Create.of(carriedWindows())
+            .withCoder(KvCoder.of(KeyCoder.of(), heldCoder)));
+    PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carried)
+        .apply("GroupKeys", CoGroupByKey.create())
+        .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
+                windowsTag, lateTag, heldTag)).withSideInputs(index)
+            .withOutputTags(windowsTag, TupleTagList.of(lateTag).and(heldTag)));
+    return new Folded(folded.get(windowsTag), folded.get(lateTag), folded.get(heldTag));
+  }
+
+  /**
+   * Tumbling and hopping windows: rows are folded into partial aggregates where they are when
+   * their block's watermark bounds decide them, else with their block's arrival times; the
+   * partials of each window are then merged.
+   */
+  private Folded gridWindows(WindowPlan plan, Carry carry, PCollection<ArrivedRow> timed,
+      PCollection<KV<Long, ArrivalTimes>> arrivals, PCollectionView<WatermarkIndex> index) {
+    Coder<ArrivedRow> rowCoder = timed.getCoder();
+    TupleTag<Row> windowsTag = new TupleTag<>() {};
+    TupleTag<Row> lateTag = new TupleTag<>() {};
+    TupleTag<OpenState.OpenWindow> heldTag = new TupleTag<>() {};
+    KvCoder<WindowKey, Accumulator[]> partialCoder =
+        KvCoder.of(WindowKey.WindowKeyCoder.of(), AccumulatorsCoder.of(query.aggregates()));
+    TupleTag<KV<WindowKey, Accumulator[]>> partialTag = new TupleTag<>() {};
+    TupleTag<KV<Long, ArrivedRow>> undecidedTag = new TupleTag<>() {};
+    PCollectionTuple decided = timed.apply("FoldRows",
+        ParDo.of(new FoldRowsFn(plan, blockBits, carry, index, partialTag, undecidedTag)).withSideInputs(index)
+            .withOutputTags(partialTag, TupleTagList.of(undecidedTag)));
+    TupleTag<ArrivalTimes> timesTag = new TupleTag<>() {};
+    TupleTag<ArrivedRow> undecidedRowsTag = new TupleTag<>() {};
+    PCollection<KV<Long, ArrivalTimes>> groupTimes = arrivals
+        .apply("ByGroup", MapElements
+            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptor.of(ArrivalTimes.class)))
+            .via((KV<Long, ArrivalTimes> block) -> KV.of(block.getKey() >> GROUP_BITS, block.getValue())))
+        .setCoder(arrivals.getCoder());
+    PCollectionTuple undecided = KeyedPCollectionTuple.of(timesTag, groupTimes)
+        .and(undecidedRowsTag, decided.get(undecidedTag).setCoder(KvCoder.of(VarLongCoder.of(), rowCoder)))
+        .apply("GroupUndecided", CoGroupByKey.create())
+        .apply("FoldUndecided", ParDo.of(new FoldUndecidedFn(plan, carry, index, timesTag, undecidedRowsTag,
+                partialTag, lateTag)).withSideInputs(index)
+            .withOutputTags(partialTag, TupleTagList.of(lateTag)));
+    PCollection<KV<WindowKey, Accumulator[]>> carried = timed.getPipeline()
+        .apply("CarriedWindows", Create.of(carriedPartials()).withCoder(partialCoder));
+    PCollectionTuple rows = PCollectionList.of(decided.get(partialTag).setCoder(partialCoder))
+        .and(undecided.get(partialTag).setCoder(partialCoder))
+        .and(carried)
+        .apply("WithCarried", Flatten.pCollections())
+        .apply("ByWindow", MapElements
+            .into(TypeDescriptors.kvs(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.integers()),
+                new TypeDescriptor<KV<WindowKey, Accumulator[]>>() {}))
+            .via((KV<WindowKey, Accumulator[]> p) -> KV.of(
+                KV.of(p.getKey().start(), p.getKey().key().hashCode() & (KEY_BUCKETS - 1)), p)))
+        .setCoder(KvCoder.of(KvCoder.of(VarLongCoder.of(), VarIntCoder.of()), partialCoder))
+        .apply("GroupWindows", GroupByKey.create())
+        .apply("WindowRows", ParDo.of(new MergeWindowFn(plan, windowSize(query.spec()), carry, index, windowsTag, heldTag))
+            .withSideInputs(index).withOutputTags(windowsTag, TupleTagList.of(heldTag)));
+    return new Folded(rows.get(windowsTag), undecided.get(lateTag), rows.get(heldTag));
   }
 
   private List<KV<WindowKey, Accumulator[]>> carriedPartials() {
@@ -328,7 +380,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return max == ArrivedRow.NO_WATERMARK ? Long.MIN_VALUE : max - delay;
   }
 
-  /** Rows in arrival order within one block, each with the watermark before it. */
+  /** Rows in arrival order within one group of blocks, each with the watermark before it. */
   private static List<ArrivedRow> withWatermarks(Iterable<ArrivedRow> rows, long maxBefore, long delay) {
     List<ArrivedRow> sorted = new ArrayList<>();
     rows.forEach(sorted::add);
@@ -336,7 +388,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     long max = maxBefore;
     for (int i = 0; i < sorted.size(); i++) {
       ArrivedRow r = sorted.get(i);
-      sorted.set(i, r.withWatermark(max == ArrivedRow.NO_WATERMARK ? ArrivedRow.NO_WATERMARK : max - delay));
+      sorted.set(i, r.withWatermark(watermark(max, delay)));
       max = Math.max(max, r.eventTime);
     }
     return sorted;
@@ -352,18 +404,32 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
   }
 
-  /** Reads each row's position and event time, or rejects it with the reason. */
+  /**
+   * Reads each row's position and event time, or rejects it with the reason; hands on, per block,
+   * the positions and times of the bundle's rows, which is all the watermark needs.
+   */
   private static final class ReadEventTimeFn extends DoFn<Row, ArrivedRow> {
     private final WindowPlan plan;
+    private final int blockBits;
     private final TupleTag<ArrivedRow> main;
     private final TupleTag<Row> rejected;
+    private final TupleTag<KV<Long, ArrivalTimes>> arrivals;
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+    private transient Map<Long, ArrivalTimes> byBlock;
 
-    ReadEventTimeFn(WindowPlan plan, TupleTag<ArrivedRow> main, TupleTag<Row> rejected) {
+    ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<ArrivedRow> main, TupleTag<Row> rejected,
+        TupleTag<KV<Long, ArrivalTimes>> arrivals) {
       this.plan = plan;
+      this.blockBits = blockBits;
       this.main = main;
       this.rejected = rejected;
+      this.arrivals = arrivals;
+    }
+
+    @StartBundle
+    public void startBundle() {
+      byBlock = new HashMap<>();
     }
 
     @ProcessElement
@@ -385,56 +451,205 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
             "arrival " + position + ", field " + plan.timeField + ": " + e.getMessage()));
         return;
       }
+      byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
       out.get(main).output(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
+    }
+
+    @FinishBundle
+    public void finishBundle(FinishBundleContext c) {
+      byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), BoundedWindow.TIMESTAMP_MIN_VALUE,
+          GlobalWindow.INSTANCE));
+      byBlock = null;
     }
   }
 
-  /** Folds one block's rows into partial window aggregates; the late rows go to the late output. */
-  private static final class FoldBlockFn extends DoFn<KV<Long, Iterable<ArrivedRow>>, KV<WindowKey, Accumulator[]>> {
+  /** The partial aggregates of grid windows, by key and window start. */
+  private static final class Partials {
+    private final Aggregates aggregates;
+    private final Map<WindowKey, Accumulator[]> byWindow = new HashMap<>();
+
+    Partials(Aggregates aggregates) {
+      this.aggregates = aggregates;
+    }
+
+    void add(io.eventtime.core.Key key, long[] starts, int n, Object[] inputs, long arrival) {
+      for (int i = 0; i < n; i++) {
+        aggregates.add(byWindow.computeIfAbsent(new WindowKey(key, starts[i]), k -> aggregates.create()), inputs, arrival);
+      }
+    }
+
+    void forEach(BiConsumer<WindowKey, Accumulator[]> each) {
+      byWindow.forEach(each);
+    }
+  }
+
+  /**
+   * Folds, per bundle, each row whose windows are the same at the lowest and at the highest
+   * watermark its block allows: its exact watermark cannot change where it lands, so it needs
+   * no other row. The rest (late rows and those near a window's close) go on keyed by group of
+   * blocks.
+   */
+  private static final class FoldRowsFn extends DoFn<ArrivedRow, KV<WindowKey, Accumulator[]>> {
+    private final WindowPlan plan;
+    private final int blockBits;
+    private final Carry carry;
+    private final PCollectionView<WatermarkIndex> index;
+    private final TupleTag<KV<WindowKey, Accumulator[]>> partials;
+    private final TupleTag<KV<Long, ArrivedRow>> undecided;
+    private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
+    private transient WindowAssigner assigner;
+    private transient long[] starts;
+    private transient long[] startsAtHighest;
+    private transient Partials bundle;
+
+    FoldRowsFn(WindowPlan plan, int blockBits, Carry carry, PCollectionView<WatermarkIndex> index,
+        TupleTag<KV<WindowKey, Accumulator[]>> partials, TupleTag<KV<Long, ArrivedRow>> undecided) {
+      this.plan = plan;
+      this.blockBits = blockBits;
+      this.carry = carry;
+      this.index = index;
+      this.partials = partials;
+      this.undecided = undecided;
+    }
+
+    @Setup
+    public void setup() {
+      assigner = new WindowAssigner(plan.query.spec(), plan.query.latePolicy());
+      starts = new long[assigner.maxWindowsPerRow()];
+      startsAtHighest = new long[assigner.maxWindowsPerRow()];
+    }
+
+    @StartBundle
+    public void startBundle() {
+      bundle = new Partials(plan.aggregates());
+    }
+
+    @ProcessElement
+    public void process(@Element ArrivedRow r, MultiOutputReceiver out, ProcessContext c) {
+      WatermarkIndex wm = c.sideInput(index);
+      long block = r.position >> blockBits;
+      long delay = plan.query.delayMillis();
+      int n = assigner.landing(r.eventTime, watermark(wm.maxBefore(block), delay), starts);
+      if (n == 0 || n != assigner.landing(r.eventTime, watermark(wm.maxThrough(block), delay), startsAtHighest)) {
+        out.get(undecided).output(KV.of(block >> GROUP_BITS, r));
+        return;
+      }
+      rowsFolded.inc();
+      bundle.add(plan.key(r.row), starts, n, plan.inputs(r.row), carry.arrival(r));
+    }
+
+    @FinishBundle
+    public void finishBundle(FinishBundleContext c) {
+      bundle.forEach((k, v) -> c.output(partials, KV.of(k, v), BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE));
+      bundle = null;
+    }
+  }
+
+  /**
+   * Works out the exact watermark of the rows {@link FoldRowsFn} could not decide, from the
+   * positions and times of every row of their group of blocks, and folds them or sends them to
+   * the late output with the reason.
+   */
+  private static final class FoldUndecidedFn extends DoFn<KV<Long, CoGbkResult>, KV<WindowKey, Accumulator[]>> {
     private final WindowPlan plan;
     private final Carry carry;
     private final PCollectionView<WatermarkIndex> index;
+    private final TupleTag<ArrivalTimes> timesTag;
+    private final TupleTag<ArrivedRow> rowsTag;
     private final TupleTag<KV<WindowKey, Accumulator[]>> partials;
     private final TupleTag<Row> late;
     private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
     private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
 
-    FoldBlockFn(WindowPlan plan, Carry carry, PCollectionView<WatermarkIndex> index,
-        TupleTag<KV<WindowKey, Accumulator[]>> partials, TupleTag<Row> late) {
+    FoldUndecidedFn(WindowPlan plan, Carry carry, PCollectionView<WatermarkIndex> index,
+        TupleTag<ArrivalTimes> timesTag, TupleTag<ArrivedRow> rowsTag, TupleTag<KV<WindowKey, Accumulator[]>> partials,
+        TupleTag<Row> late) {
       this.plan = plan;
       this.carry = carry;
       this.index = index;
+      this.timesTag = timesTag;
+      this.rowsTag = rowsTag;
       this.partials = partials;
       this.late = late;
     }
 
     @ProcessElement
-    public void process(@Element KV<Long, Iterable<ArrivedRow>> block, MultiOutputReceiver out, ProcessContext c) {
-      WatermarkIndex wm = c.sideInput(index);
+    public void process(@Element KV<Long, CoGbkResult> group, MultiOutputReceiver out, ProcessContext c) {
+      List<ArrivedRow> rows = new ArrayList<>();
+      group.getValue().getAll(rowsTag).forEach(rows::add);
+      if (rows.isEmpty()) {
+        return;
+      }
+      rows.sort(Comparator.comparingLong(r -> r.position));
+      long[] watermarks = exactWatermarks(rows, group.getValue().getAll(timesTag),
+          c.sideInput(index).maxBefore(group.getKey() << GROUP_BITS), plan.query.delayMillis());
       WindowAssigner assigner = new WindowAssigner(plan.query.spec(), plan.query.latePolicy());
-      Aggregates aggregates = plan.aggregates();
       long[] starts = new long[assigner.maxWindowsPerRow()];
-      Map<WindowKey, Accumulator[]> byWindow = new HashMap<>();
-      long folded = 0;
-      for (ArrivedRow r : withWatermarks(block.getValue(), wm.maxBefore(block.getKey()), plan.query.delayMillis())) {
-        int n = assigner.landing(r.eventTime, r.watermark, starts);
+      Partials folded = new Partials(plan.aggregates());
+      for (int i = 0; i < rows.size(); i++) {
+        ArrivedRow r = rows.get(i);
+        int n = assigner.landing(r.eventTime, watermarks[i], starts);
         if (n == 0) {
           lateDropped.inc();
-          out.get(late).output(ProblemRows.of(plan.problems, r.row, plan.timeField,
-              "arrival " + r.position + ": " + WindowAssigner.lateReason(plan.query.latePolicy(), r.eventTime, r.watermark)));
-          continue;
-        }
-        folded++;
-        io.eventtime.core.Key key = plan.key(r.row);
-        Object[] inputs = plan.inputs(r.row);
-        for (int i = 0; i < n; i++) {
-          aggregates.add(byWindow.computeIfAbsent(new WindowKey(key, starts[i]), k -> aggregates.create()),
-              inputs, carry.arrival(r));
+          out.get(late).output(lateRow(plan, r, watermarks[i]));
+        } else {
+          rowsFolded.inc();
+          folded.add(plan.key(r.row), starts, n, plan.inputs(r.row), carry.arrival(r));
         }
       }
-      rowsFolded.inc(folded);
-      byWindow.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
+      folded.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
     }
+  }
+
+  /**
+   * The watermark before each of {@code rows} (sorted by position), from the times of all rows
+   * of their group of blocks and the latest time before the group.
+   */
+  private static long[] exactWatermarks(List<ArrivedRow> rows, Iterable<ArrivalTimes> groupTimes, long maxBefore,
+      long delay) {
+    long[] positions = rows.stream().mapToLong(r -> r.position).toArray();
+    // latestIn[k]: the latest time of the rows that arrived after k of the given rows, before the next
+    long[] latestIn = new long[positions.length + 1];
+    Arrays.fill(latestIn, ArrivedRow.NO_WATERMARK);
+    for (ArrivalTimes times : groupTimes) {
+      for (int i = 0; i < times.size(); i++) {
+        int k = rowsAtOrBefore(positions, times.position(i));
+        latestIn[k] = Math.max(latestIn[k], times.time(i));
+      }
+    }
+    long[] watermarks = new long[positions.length];
+    long max = maxBefore;
+    for (int i = 0; i < positions.length; i++) {
+      max = Math.max(max, latestIn[i]);
+      watermarks[i] = watermark(max, delay);
+    }
+    return watermarks;
+  }
+
+  /** How many of the sorted {@code positions} are at or before {@code position}. */
+  private static int rowsAtOrBefore(long[] positions, long position) {
+    int low = 0;
+    int high = positions.length;
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (positions[mid] <= position) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
+
+  /** The watermark after rows whose latest event time is {@code max}. */
+  private static long watermark(long max, long delay) {
+    return max == ArrivedRow.NO_WATERMARK ? ArrivedRow.NO_WATERMARK : max - delay;
+  }
+
+  /** A late row for the late output: the row, its time field, and the reason in the core's words. */
+  private static Row lateRow(WindowPlan plan, ArrivedRow r, long watermark) {
+    return ProblemRows.of(plan.problems, r.row, plan.timeField,
+        "arrival " + r.position + ": " + WindowAssigner.lateReason(plan.query.latePolicy(), r.eventTime, watermark));
   }
 
   /** Gives each row its watermark, keyed for the per-key session fold. */
@@ -448,10 +663,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
 
     @ProcessElement
-    public void process(@Element KV<Long, Iterable<ArrivedRow>> block,
+    public void process(@Element KV<Long, Iterable<ArrivedRow>> group,
         OutputReceiver<KV<io.eventtime.core.Key, ArrivedRow>> out, ProcessContext c) {
       WatermarkIndex wm = c.sideInput(index);
-      for (ArrivedRow r : withWatermarks(block.getValue(), wm.maxBefore(block.getKey()), plan.query.delayMillis())) {
+      long maxBefore = wm.maxBefore(group.getKey() << GROUP_BITS);
+      for (ArrivedRow r : withWatermarks(group.getValue(), maxBefore, plan.query.delayMillis())) {
         out.output(KV.of(plan.key(r.row), r));
       }
     }
@@ -503,8 +719,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
           folded++;
         } else {
           lateDropped.inc();
-          out.get(late).output(ProblemRows.of(plan.problems, r.row, plan.timeField,
-              "arrival " + r.position + ": " + lateReason(r)));
+          out.get(late).output(lateRow(plan, r, r.watermark));
         }
       }
       rowsFolded.inc(folded);
@@ -517,12 +732,6 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       for (SessionSet.Session s : sessions.sessions()) {
         out.get(held).output(new OpenState.OpenWindow(s.key(), s.start(), sessions.endOf(s), s.accumulators()));
       }
-    }
-
-    private String lateReason(ArrivedRow r) {
-      return plan.query.latePolicy() == LatePolicy.EVENT
-          ? WindowAssigner.lateReason(LatePolicy.EVENT, r.eventTime, r.watermark)
-          : "its session had closed at watermark " + TimeText.format(r.watermark) + " (late policy window)";
     }
 
     private void emit(List<SessionSet.Session> closed, SessionSet sessions, OutputReceiver<Row> out) {
@@ -584,25 +793,23 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private final String handoff;
     private final Carry carry;
     private final PCollectionView<WatermarkIndex> index;
-    private final PCollectionView<Long> lastPosition;
     private final PCollectionView<List<OpenState.OpenWindow>> held;
 
     HandOffStateFn(WindowQuery query, String timeField, String handoff, Carry carry,
-        PCollectionView<WatermarkIndex> index, PCollectionView<Long> lastPosition,
-        PCollectionView<List<OpenState.OpenWindow>> held) {
+        PCollectionView<WatermarkIndex> index, PCollectionView<List<OpenState.OpenWindow>> held) {
       this.query = query;
       this.timeField = timeField;
       this.handoff = handoff;
       this.carry = carry;
       this.index = index;
-      this.lastPosition = lastPosition;
       this.held = held;
     }
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
-      long max = c.sideInput(index).overallMax();
-      long last = c.sideInput(lastPosition);
+      WatermarkIndex wm = c.sideInput(index);
+      long max = wm.overallMax();
+      long last = wm.lastPosition();
       long nextArrival = last == Long.MIN_VALUE ? carry.arrivalOffset() : carry.arrivalOffset() + last + 1;
       OpenState next = new OpenState(max == ArrivedRow.NO_WATERMARK ? null : max, nextArrival, c.sideInput(held));
       Path target = Path.of(handoff);

@@ -1,30 +1,35 @@
 package io.eventtime.beam;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
-import org.apache.beam.sdk.coders.MapCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.util.VarInt;
 import org.apache.beam.sdk.values.KV;
 
 /**
  * The latest event time among all rows before each block of arrival positions: a prefix maximum
- * over the blocks' own maxima. With it, the watermark before any row is known from the rows of
- * its own block alone, so blocks are processed in parallel.
+ * over the blocks' own maxima. With it, the watermark before any row is bounded from its block
+ * alone, and known exactly from the rows of its block, so blocks are processed in parallel.
  */
 final class WatermarkIndex implements Serializable {
   private final long[] blocks;
   private final long[] maxBefore;
   private final long carriedMax;
+  private final long lastPosition;
 
-  private WatermarkIndex(long[] blocks, long[] maxBefore, long carriedMax) {
+  private WatermarkIndex(long[] blocks, long[] maxBefore, long carriedMax, long lastPosition) {
     this.blocks = blocks;
     this.maxBefore = maxBefore;
     this.carriedMax = carriedMax;
+    this.lastPosition = lastPosition;
   }
 
   /**
@@ -32,11 +37,13 @@ final class WatermarkIndex implements Serializable {
    * carried from earlier runs; {@link ArrivedRow#NO_WATERMARK} when there is none.
    */
   long maxBefore(long block) {
+    return maxBefore[indexOf(block)];
+  }
+
+  /** The latest event time of all rows in {@code block} and the blocks before it. */
+  long maxThrough(long block) {
     int i = Arrays.binarySearch(blocks, block);
-    if (i < 0) {
-      i = -i - 1;
-    }
-    return i == 0 ? carriedMax : maxBefore[i];
+    return i < 0 ? maxBefore[-i - 1] : maxBefore[i + 1];
   }
 
   /** The latest event time of all rows, or {@link ArrivedRow#NO_WATERMARK} when there were none. */
@@ -44,8 +51,24 @@ final class WatermarkIndex implements Serializable {
     return maxBefore[blocks.length];
   }
 
+  /** The last arrival position of this run, or {@link Long#MIN_VALUE} when no row arrived. */
+  long lastPosition() {
+    return lastPosition;
+  }
+
+  private int indexOf(long block) {
+    int i = Arrays.binarySearch(blocks, block);
+    return i < 0 ? -i - 1 : i;
+  }
+
+  /** Each block's latest event time, and the last arrival position seen. */
+  static final class Maxima {
+    final Map<Long, Long> byBlock = new HashMap<>();
+    long lastPosition = Long.MIN_VALUE;
+  }
+
   /** Gathers each block's maximum event time, and builds the index from them. */
-  static final class BuildFn extends Combine.CombineFn<KV<Long, Long>, Map<Long, Long>, WatermarkIndex> {
+  static final class BuildFn extends Combine.CombineFn<KV<Long, ArrivalTimes>, Maxima, WatermarkIndex> {
     private final long carriedMax;
 
     /** {@code carriedMax}: the latest event time of earlier runs, or NO_WATERMARK. */
@@ -54,41 +77,68 @@ final class WatermarkIndex implements Serializable {
     }
 
     @Override
-    public Map<Long, Long> createAccumulator() {
-      return new HashMap<>();
+    public Maxima createAccumulator() {
+      return new Maxima();
     }
 
     @Override
-    public Map<Long, Long> addInput(Map<Long, Long> acc, KV<Long, Long> blockAndTime) {
-      acc.merge(blockAndTime.getKey(), blockAndTime.getValue(), Math::max);
+    public Maxima addInput(Maxima acc, KV<Long, ArrivalTimes> block) {
+      acc.byBlock.merge(block.getKey(), block.getValue().maxTime(), Math::max);
+      acc.lastPosition = Math.max(acc.lastPosition, block.getValue().lastPosition());
       return acc;
     }
 
     @Override
-    public Map<Long, Long> mergeAccumulators(Iterable<Map<Long, Long>> accs) {
-      Map<Long, Long> merged = new HashMap<>();
-      for (Map<Long, Long> a : accs) {
-        a.forEach((k, v) -> merged.merge(k, v, Math::max));
+    public Maxima mergeAccumulators(Iterable<Maxima> accs) {
+      Maxima merged = new Maxima();
+      for (Maxima a : accs) {
+        a.byBlock.forEach((k, v) -> merged.byBlock.merge(k, v, Math::max));
+        merged.lastPosition = Math.max(merged.lastPosition, a.lastPosition);
       }
       return merged;
     }
 
     @Override
-    public WatermarkIndex extractOutput(Map<Long, Long> acc) {
-      long[] blocks = acc.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+    public WatermarkIndex extractOutput(Maxima acc) {
+      long[] blocks = acc.byBlock.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
       long[] maxBefore = new long[blocks.length + 1];
       long running = carriedMax;
       for (int i = 0; i < blocks.length; i++) {
         maxBefore[i] = running;
-        running = Math.max(running, acc.get(blocks[i]));
+        running = Math.max(running, acc.byBlock.get(blocks[i]));
       }
       maxBefore[blocks.length] = running;
-      return new WatermarkIndex(blocks, maxBefore, carriedMax);
+      return new WatermarkIndex(blocks, maxBefore, carriedMax, acc.lastPosition);
     }
 
     @Override
-    public Coder<Map<Long, Long>> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, Long>> inputCoder) {
-      return MapCoder.of(VarLongCoder.of(), VarLongCoder.of());
+    public Coder<Maxima> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, ArrivalTimes>> inputCoder) {
+      return MaximaCoder.INSTANCE;
+    }
+  }
+
+  private static final class MaximaCoder extends AtomicCoder<Maxima> {
+    static final MaximaCoder INSTANCE = new MaximaCoder();
+
+    @Override
+    public void encode(Maxima value, OutputStream out) throws IOException {
+      VarInt.encode(value.lastPosition, out);
+      VarInt.encode(value.byBlock.size(), out);
+      for (Map.Entry<Long, Long> e : value.byBlock.entrySet()) {
+        VarInt.encode(e.getKey(), out);
+        VarInt.encode(e.getValue(), out);
+      }
+    }
+
+    @Override
+    public Maxima decode(InputStream in) throws IOException {
+      Maxima value = new Maxima();
+      value.lastPosition = VarInt.decodeLong(in);
+      int n = VarInt.decodeInt(in);
+      for (int i = 0; i < n; i++) {
+        value.byBlock.put(VarInt.decodeLong(in), VarInt.decodeLong(in));
+      }
+      return value;
     }
   }
 }

@@ -23,9 +23,12 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +138,28 @@ class BadInputTest {
         .hasMessageContaining("no time field");
     assertThatThrownBy(() -> p.apply("H", NdjsonIO.read(dir.resolve("missing-*.ndjson").toString())))
         .hasMessageContaining("no file matches");
+    assertThatThrownBy(() -> rows.apply("Fixed", Window.into(FixedWindows.of(Duration.standardMinutes(1))))
+        .apply("I", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")))
+        .hasMessageContaining("its input must be in the global window")
+        .hasMessageContaining("apply it before any Window.into");
+  }
+
+  @Test
+  void aWholeNumberSumThatOverflowsFailsTheRunWithWhatToDo_ratherThanTruncating() {
+    Schema schema = Schema.builder().addStringField("k").addInt64Field("amount").addNullableField("t", FieldType.STRING)
+        .addInt64Field("_arrival").build();
+    Pipeline p = pipeline();
+    p.apply(Create.of(
+            Row.withSchema(schema).addValues("a", Long.MAX_VALUE, "2026-03-01 00:00:10", 1L).build(),
+            Row.withSchema(schema).addValues("a", Long.MAX_VALUE, "2026-03-01 00:00:20", 2L).build())
+        .withRowSchema(schema))
+        .apply(EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t").withKeys("k")
+            .withAggregates(AggregateSpec.of(AggregateKind.SUM, "amount", "total")));
+    assertThatThrownBy(() -> p.run().waitUntilFinish())
+        .hasRootCauseInstanceOf(ArithmeticException.class)
+        .hasRootCauseMessage("the sum 'total' of window [2026-03-01 00:00:00, 2026-03-01 00:01:00) of key [a]"
+            + " overflows a 64-bit whole number (about 1.8446744073709552E19): sum a DOUBLE field instead,"
+            + " e.g. the field cast to DOUBLE before the window");
   }
 
   @Test

@@ -149,18 +149,23 @@ public abstract class ConformanceSuite {
                 AggregateSpec.of(AggregateKind.AVG, "amount", "mean"), AggregateSpec.of(AggregateKind.FIRST, "tag", "first_tag"),
                 AggregateSpec.of(AggregateKind.LAST, "tag", "last_tag"),
                 AggregateSpec.of(AggregateKind.COUNT_DISTINCT, "tag", "tags"), AggregateSpec.of(AggregateKind.COUNT, "tag", "tagged"));
-        String name = spec.kind() + "-" + policy.label();
-        EventTimeWindowResult r = in.rows().apply(name, EventTimeWindow.of(q).withTimeField("event_time"));
-        Expectation e = stream.expected(q);
-        PAssert.that(format(name + "-rows", r.windows())).containsInAnyOrder(e.rows);
-        PAssert.that(r.late().apply(name + "-late", MapElements.into(TypeDescriptors.longs())
-            .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD))))
-            .containsInAnyOrder(e.latePositions);
-        PAssert.that(r.rejected().apply(name + "-rejected", MapElements.into(TypeDescriptors.longs())
-            .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD))))
-            .containsInAnyOrder(stream.nullTimePositions);
-        e.name = name;
-        expectations.add(e);
+        // grid windows also in blocks of 8 positions, so that most rows need the rows of their block
+        for (int blockBits : spec instanceof WindowSpec.Session ? new int[] {10} : new int[] {10, 3}) {
+          String name = spec.kind() + "-" + policy.label() + "-" + blockBits;
+          EventTimeWindowResult r = in.rows().apply(name,
+              EventTimeWindow.of(q).withTimeField("event_time").withBlockBits(blockBits));
+          Expectation e = stream.expected(q);
+          PAssert.that(format(name + "-rows", r.windows())).containsInAnyOrder(e.rows);
+          PAssert.that(r.late().apply(name + "-late", MapElements.into(TypeDescriptors.strings())
+              .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD) + "|"
+                  + row.getString(ProblemRows.REASON))))
+              .containsInAnyOrder(e.lateRows);
+          PAssert.that(r.rejected().apply(name + "-rejected", MapElements.into(TypeDescriptors.longs())
+              .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD))))
+              .containsInAnyOrder(stream.nullTimePositions);
+          e.name = name;
+          expectations.add(e);
+        }
       }
     }
     PipelineResult result = p.run();
@@ -346,7 +351,8 @@ public abstract class ConformanceSuite {
   /** What one query must yield. */
   static final class Expectation {
     final List<String> rows = new ArrayList<>();
-    final List<Long> latePositions = new ArrayList<>();
+    /** Each late row's position and the reason the late output must give. */
+    final List<String> lateRows = new ArrayList<>();
     Stats stats;
     String name;
   }
@@ -427,8 +433,9 @@ public abstract class ConformanceSuite {
             values[i] = inputs[i][0] == null ? null : inputs[i][0].equals("amount") ? r[2] : r[4];
           }
         }
-        if (!p.process(Key.of(r[1]), parser.parse(java.time.Instant.ofEpochMilli(ts)), values)) {
-          e.latePositions.add((Long) r[0]);
+        long eventTime = parser.parse(java.time.Instant.ofEpochMilli(ts));
+        if (!p.process(Key.of(r[1]), eventTime, values)) {
+          e.lateRows.add(r[0] + "|arrival " + r[0] + ": " + p.lateReason(eventTime));
         }
       }
       p.finish();

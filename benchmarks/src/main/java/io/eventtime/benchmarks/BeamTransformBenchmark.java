@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 1, time = 1)
-@Measurement(iterations = 2, time = 1)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
 public class BeamTransformBenchmark {
   @Param({"tumbling"})

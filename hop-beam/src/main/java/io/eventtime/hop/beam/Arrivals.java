@@ -26,8 +26,6 @@ final class Arrivals {
   static final int FAN_OUT_BITS = 8;
   static final int MAX_FAN_OUT = 1 << FAN_OUT_BITS;
   static final int MAX_BITS = 62;
-  /** Rows per block of a window's arrival positions, as a power of two. */
-  static final int BLOCK_ROW_BITS = 16;
 
   private Arrivals() {}
 

@@ -557,7 +557,7 @@ public final class HopPipelineTranslator {
         .withTimeParser(s.timeReader().parser())
         .withWindowFieldNames(windowRows.getValueMeta(keys).getName(), windowRows.getValueMeta(keys + 1).getName())
         .withArrivalField(RowLayout.ARRIVAL)
-        .withBlockBits(Math.min(40, Arrivals.BLOCK_ROW_BITS + in.spreadBits()));
+        .withBlockBits(Math.min(40, EventTimeWindow.DEFAULT_BLOCK_BITS + in.spreadBits()));
     if (s.stateFolder() != null) {
       try {
         EventTimeState state = EventTimeState.open(folder(s.stateFolder()), transform);
