@@ -576,8 +576,7 @@ public final class HopPipelineTranslator {
     toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
     if (lateTarget != null) {
       PCollection<Row> lateRows = result.late()
-          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(context, name, in.layout(), late,
-              s.query().latePolicy())))
+          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(name, in.layout(), late)))
           .setRowSchema(late.schema());
       outputs.put(lateTarget.getName(), new HopStream(lateRows, late, in.widthBits(), in.spreadBits()));
     }
