@@ -6,13 +6,10 @@ import org.apache.hop.pipeline.transform.TransformErrorMeta;
 
 /**
  * Builds the rows a transform sends to its error hop the way Hop's local engine does: the row,
- * then the error fields its error handling names (count, description, field, code).
+ * then the error fields its error handling names (count, description, field, code; the codes are
+ * {@link io.eventtime.hop.ErrorCodes}).
  */
 final class ErrorRows {
-  /** The codes our transforms give their rejected rows on the local engine. */
-  static final String UNREADABLE = "EVENTTIME-UNREADABLE";
-  static final String REJECTED = "EVENTTIME-REJECTED";
-
   private ErrorRows() {}
 
   static Object[] of(TransformErrorMeta errorMeta, IVariables variables, Object[] row, int rowSize, int errorRowSize,

@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.fileinput.EventFileInputMeta;
 import io.eventtime.hop.fileinput.EventFileReader;
 import io.eventtime.hop.fileinput.InputSettings;
@@ -115,7 +116,7 @@ final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
           rejected.inc();
           if (errorMeta != null) {
             Object[] error = ErrorRows.of(errorMeta, context.variables(), r.values(), rows.size(), errors.size(),
-                r.error(), r.errorField(), ErrorRows.UNREADABLE);
+                r.error(), r.errorField(), ErrorCodes.UNREADABLE);
             out.get(ERRORS).output(errors.toBeam(error, position));
           }
         }

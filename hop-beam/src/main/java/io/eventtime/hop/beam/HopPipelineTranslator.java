@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.Create;
@@ -392,14 +393,12 @@ public final class HopPipelineTranslator {
     }
   }
 
-  private List<String> resolveProblems(TransformMeta t) {
-    return new ArrayList<>() {
-      @Override
-      public boolean add(String s) {
-        problem(t, s);
-        return super.add(s);
-      }
-    };
+  /** Resolves a transform's settings; each problem found is reported with the transform's name. */
+  private <T> T checked(TransformMeta t, Function<List<String>, T> resolve) {
+    List<String> found = new ArrayList<>();
+    T settings = resolve.apply(found);
+    found.forEach(p -> problem(t, p));
+    return settings;
   }
 
   // --- our transforms
@@ -410,7 +409,7 @@ public final class HopPipelineTranslator {
       return null;
     }
     EventFileInputMeta m = (EventFileInputMeta) t.getTransform();
-    if (m.resolve(variables, resolveProblems(t)) == null) {
+    if (checked(t, p -> m.resolve(variables, p)) == null) {
       return null;
     }
     List<String> files = new ArrayList<>();
@@ -459,7 +458,7 @@ public final class HopPipelineTranslator {
       return null;
     }
     EventTimeStampMeta m = (EventTimeStampMeta) t.getTransform();
-    EventTimeStampMeta.StampSettings s = m.resolve(variables, in.layout().rowMeta(), resolveProblems(t));
+    EventTimeStampMeta.StampSettings s = checked(t, p -> m.resolve(variables, in.layout().rowMeta(), p));
     if (s == null || !timeFieldFitsBeam(t, in.layout().rowMeta(), s.timeIndex())) {
       return null;
     }
@@ -523,7 +522,7 @@ public final class HopPipelineTranslator {
     }
     refuseCopies(t);
     EventTimeWindowMeta m = (EventTimeWindowMeta) t.getTransform();
-    WindowSettings s = m.resolve(variables, in.layout().rowMeta(), resolveProblems(t));
+    WindowSettings s = checked(t, p -> m.resolve(variables, in.layout().rowMeta(), p));
     if (s == null || !timeFieldFitsBeam(t, in.layout().rowMeta(), s.timeIndex())) {
       return null;
     }
@@ -577,8 +576,7 @@ public final class HopPipelineTranslator {
     toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
     if (lateTarget != null) {
       PCollection<Row> lateRows = result.late()
-          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(context, name, in.layout(), late,
-              s.query().latePolicy())))
+          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(name, in.layout(), late)))
           .setRowSchema(late.schema());
       outputs.put(lateTarget.getName(), new HopStream(lateRows, late, in.widthBits(), in.spreadBits()));
     }
@@ -604,7 +602,7 @@ public final class HopPipelineTranslator {
     }
     refuseCopies(t);
     EventFileOutputMeta m = (EventFileOutputMeta) t.getTransform();
-    if (m.resolve(variables, in.layout().rowMeta(), resolveProblems(t)) == null) {
+    if (checked(t, p -> m.resolve(variables, in.layout().rowMeta(), p)) == null) {
       return null;
     }
     in.rows().apply(t.getName(), new EventFileWrite(context, t.getName(), in.layout()));

@@ -2,15 +2,14 @@ package io.eventtime.hop.beam;
 
 import io.eventtime.beam.ProblemRows;
 import io.eventtime.core.EventTimeException;
-import io.eventtime.core.EventTimeParser;
-import io.eventtime.core.LatePolicy;
-import io.eventtime.core.WindowAssigner;
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.EventTimeReader;
 import io.eventtime.hop.stamp.EventTimeStampMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import io.eventtime.hop.window.WindowSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
@@ -25,6 +24,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * with the reasons worded as the local engine words them.
  */
 final class ProblemRowFns {
+  /** What the Beam transform puts in front of a late row's reason. */
+  private static final Pattern ARRIVAL = Pattern.compile("^arrival \\d+: ");
+
   private ProblemRowFns() {}
 
   /** The time field of a Hop transform and how it reads it: the same reader as on the local engine. */
@@ -73,52 +75,31 @@ final class ProblemRowFns {
 
   /** Late rows to the late target, with the reason, in the late layout. */
   static final class LateRowsFn extends DoFn<Row, Row> {
-    private final HopContext context;
-    private final String transformName;
     private final RowLayout input;
     private final RowLayout late;
-    private final LatePolicy policy;
     private final Counter written;
-    private transient TimeRead time;
 
-    LateRowsFn(HopContext context, String transformName, RowLayout input, RowLayout late, LatePolicy policy) {
-      this.context = context;
-      this.transformName = transformName;
+    LateRowsFn(String transformName, RowLayout input, RowLayout late) {
       this.input = input;
       this.late = late;
-      this.policy = policy;
       this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
-    }
-
-    @Setup
-    public void setup() {
-      time = timeRead(context, transformName, input);
     }
 
     @ProcessElement
     public void process(@Element Row problem, OutputReceiver<Row> out) {
-      Object[] values = inputValues(problem, input);
-      Object[] row = RowDataUtil.resizeArray(values, late.size());
-      long eventTime = time.reader().read(time.valueIn(values));
-      row[input.size()] = localReason(problem.getString(ProblemRows.REASON), eventTime, policy);
+      Object[] row = RowDataUtil.resizeArray(inputValues(problem, input), late.size());
+      row[input.size()] = localReason(problem.getString(ProblemRows.REASON));
       written.inc();
       out.output(late.toBeam(row, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
     }
   }
 
   /**
-   * The reason the local engine gives for a late row. The Beam transform says the same with
-   * the row's arrival position in front, and for sessions in other words; the watermark in it
-   * is the one that decided, so the core words the reason again from it.
+   * The reason the local engine gives for a late row: the Beam transform's (the core's words)
+   * without the row's arrival position in front.
    */
-  static String localReason(String beamReason, long eventTime, LatePolicy policy) {
-    int from = beamReason.indexOf("watermark ");
-    int to = beamReason.indexOf(" (late policy");
-    if (from < 0 || to < from) {
-      return beamReason;
-    }
-    long watermark = EventTimeParser.defaults().parse(beamReason.substring(from + "watermark ".length(), to));
-    return WindowAssigner.lateReason(policy, eventTime, watermark);
+  static String localReason(String beamReason) {
+    return ARRIVAL.matcher(beamReason).replaceFirst("");
   }
 
   /**
@@ -172,7 +153,7 @@ final class ProblemRowFns {
         reason = e.getMessage();
       }
       Object[] error = ErrorRows.of(errorMeta, context.variables(), values, input.size(), errors.size(),
-          "field '" + time.field() + "': " + reason, time.field(), ErrorRows.REJECTED);
+          "field '" + time.field() + "': " + reason, time.field(), ErrorCodes.REJECTED);
       out.output(errors.toBeam(error, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
     }
   }

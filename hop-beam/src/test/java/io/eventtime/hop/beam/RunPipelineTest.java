@@ -107,6 +107,7 @@ class RunPipelineTest {
     assertThat(Arrays.stream(Package.getPackages()).map(Package::getName)).doesNotContain("org.apache.beam.runners.flink");
     assertThat(run(sample("example-c-tumbling.hpl"), "--runner", "flink", "-p", "OUTPUT_FOLDER=" + dir)).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("the Beam FlinkRunner is not on the class path: run with"
-        + " the eventtime-hop-beam-flink jar (see docs/hop-on-beam-clusters.md), or choose another runner");
+        + " the eventtime-hop-beam-flink jar (see docs/hop-on-beam-clusters.md), or in a Hop installation unzip"
+        + " eventtime-hop-beam-flink-<version>-hop-runner.zip into its plugins/ folder", "or choose another runner");
   }
 }

@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.Settings;
 import java.io.IOException;
 import java.util.List;
@@ -15,8 +16,6 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * error handling with the file, line, field and reason.
  */
 public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileInputData> {
-  static final String REJECTED_CODE = "EVENTTIME-UNREADABLE";
-
   public EventFileInput(TransformMeta transformMeta, EventFileInputMeta meta, EventFileInputData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -61,7 +60,7 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
       putRow(data.outputRowMeta, record.values());
     } else if (getTransformMeta().isDoingErrorHandling()) {
       putError(data.outputRowMeta, record.values(), 1, record.error(),
-          record.errorField() == null ? "" : record.errorField(), REJECTED_CODE);
+          record.errorField() == null ? "" : record.errorField(), ErrorCodes.UNREADABLE);
     } else {
       incrementLinesRejected();
       logBasic("Rejected " + record.error() + " (turn on error handling to receive rejected rows)");

@@ -1,6 +1,7 @@
 package io.eventtime.hop.stamp;
 
 import io.eventtime.core.EventTimeException;
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
 import java.util.List;
@@ -18,8 +19,6 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * time is missing or unreadable goes to error handling with the field and the reason.
  */
 public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeStampData> {
-  static final String REJECTED_CODE = "EVENTTIME-REJECTED";
-
   public EventTimeStamp(TransformMeta transformMeta, EventTimeStampMeta meta, EventTimeStampData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -74,7 +73,7 @@ public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeS
   private void reject(Object[] row, String reason) throws HopTransformException {
     String field = data.settings.timeField();
     if (getTransformMeta().isDoingErrorHandling()) {
-      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, REJECTED_CODE);
+      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, ErrorCodes.REJECTED);
     } else {
       incrementLinesRejected();
       logBasic("Row " + getLinesRead() + " rejected, field '" + field + "': " + reason

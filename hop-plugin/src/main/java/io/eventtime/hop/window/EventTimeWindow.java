@@ -7,6 +7,7 @@ import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowResult;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.StateStore;
+import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
 import java.net.URI;
@@ -37,8 +38,6 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * one only when the whole pipeline has succeeded. All the windowing is the core's.
  */
 public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTimeWindowData> {
-  static final String REJECTED_CODE = "EVENTTIME-REJECTED";
-
   public EventTimeWindow(TransformMeta transformMeta, EventTimeWindowMeta meta, EventTimeWindowData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -229,7 +228,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
     String field = data.settings.timeField();
     if (getTransformMeta().isDoingErrorHandling()) {
-      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, REJECTED_CODE);
+      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, ErrorCodes.REJECTED);
     } else {
       incrementLinesRejected();
       logBasic("Row " + getLinesRead() + " rejected, field '" + field + "': " + reason

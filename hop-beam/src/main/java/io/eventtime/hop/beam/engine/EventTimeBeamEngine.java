@@ -49,6 +49,7 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
   private volatile EngineMetrics metrics = new EngineMetrics();
   private volatile int beamErrors;
   private Thread runThread;
+  private ClassLoader runnerClassLoader;
   private Timer refresh;
 
   protected EventTimeBeamEngine() {
@@ -77,10 +78,12 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
     log = new LogChannel(this, getParent());
     log.setLogLevel(logLevel);
     ClassLoader previous = Thread.currentThread().getContextClassLoader();
-    // Beam finds its runners and file systems through the context class loader: this plugin's
-    Thread.currentThread().setContextClassLoader(getClass().getClassLoader());
     try {
       BeamRunSettings s = settings();
+      // Beam, Flink, Pekko and Spark find their classes, services and configuration through the context
+      // class loader: the runner's (its own loader beside this plugin's in a Hop installation)
+      runnerClassLoader = s.runner().classLoader();
+      Thread.currentThread().setContextClassLoader(runnerClassLoader);
       List<String> args = new ArrayList<>(BeamRunSettings.split(this, s.beamOptions()));
       if (s.runner() == BeamRunner.DIRECT) {
         args.add("--blockOnRun=false"); // so that the metrics come back while it runs
@@ -117,7 +120,7 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         refreshMetrics(ComponentExecutionStatus.STATUS_RUNNING);
       }
     }, 1000L, 1000L);
-    ClassLoader loader = getClass().getClassLoader();
+    ClassLoader loader = runnerClassLoader;
     runThread = new Thread(() -> run(loader), "eventtime-beam-run " + getPipelineMeta().getName());
     runThread.start();
   }

@@ -14,7 +14,6 @@ import io.eventtime.core.WindowSpec;
 import io.eventtime.hop.beam.BeamRunner;
 import io.eventtime.hop.beam.HopBeamRun;
 import io.eventtime.hop.beam.HopBeamTesting;
-import io.eventtime.hop.beam.HopMetrics;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +36,6 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
-import org.apache.hop.core.exception.HopException;
 import org.joda.time.ReadableInstant;
 
 /**
@@ -204,9 +202,11 @@ public final class HopBeamBenchmark {
     }
   }
 
+  /** The middle time; with an even number of rounds, the mean of the two in the middle. */
   private static long median(List<Long> times) {
     List<Long> sorted = new ArrayList<>(times);
     Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }
