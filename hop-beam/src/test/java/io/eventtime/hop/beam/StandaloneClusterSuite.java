@@ -1,0 +1,106 @@
+package io.eventtime.hop.beam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bundled jar of a runner module submitted, as docs/hop-on-beam-clusters.md tells, to a
+ * standalone cluster of that runner started on this machine in JVMs of its own, whose class path
+ * has the runner but neither Beam, Hop nor eventtime: the job runs on the cluster with what the
+ * jar brings, and writes the local engine's files. One cluster for the tests of a class, killed
+ * after them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class StandaloneClusterSuite {
+  protected static final Duration CLUSTER_START = Duration.ofSeconds(60);
+  protected static final Duration RUN = Duration.ofSeconds(150);
+  protected static final String SAMPLE = "keyed-hopping-late.hpl";
+
+  @TempDir
+  protected static Path dir;
+
+  protected ClusterProcesses cluster;
+  /** What {@code --master} is given: the cluster's address. */
+  protected String master;
+  private Map<String, List<String>> localFiles;
+
+  /** Starts the cluster's JVMs; the address to give {@code --master}. */
+  protected abstract String startCluster(ClusterProcesses cluster, Path dir) throws Exception;
+
+  /** The bundled jar's options for this cluster, as the guide gives them. */
+  protected abstract List<String> runnerArgs(String master);
+
+  /** The environment of the client's JVM. */
+  protected Map<String, String> clientEnvironment() {
+    return Map.of();
+  }
+
+  /** How many jobs the cluster ran to their end (failing if one failed). */
+  protected abstract long jobsTheClusterFinished() throws Exception;
+
+  @BeforeAll
+  void startTheCluster() throws Exception {
+    HopBeamTesting.initHop();
+    Path local = dir.resolve("local");
+    HopBeamTesting.runLocal(HopBeamTesting.samples().resolve(SAMPLE), local);
+    localFiles = HopBeamTesting.files(local);
+    assertThat(localFiles).hasSize(3);
+    cluster = new ClusterProcesses(dir);
+    try {
+      master = startCluster(cluster, dir);
+    } catch (Exception | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  @AfterAll
+  void stopTheCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  protected static Path bundledJar() {
+    Path jar = Path.of(System.getProperty("bundled.jar"));
+    assertThat(jar).as("the bundled jar the module builds").exists();
+    return jar;
+  }
+
+  @Test
+  void theBundledJarRunsASampleOnTheClusterAsTheLocalEngineDoes() throws Exception {
+    Path out = dir.resolve("java-jar-out");
+    List<String> command = new ArrayList<>(List.of(ClusterProcesses.java(), "-jar", bundledJar().toString(),
+        HopBeamTesting.samples().resolve(SAMPLE).toString()));
+    command.addAll(runnerArgs(master));
+    command.addAll(List.of("-p", "OUTPUT_FOLDER=" + out));
+    runOnTheCluster("java-jar", command, clientEnvironment(), out);
+  }
+
+  /**
+   * Runs a client that submits the sample, checks that it printed the counts, that the cluster
+   * finished one more job, and that the files in {@code out} are the local engine's.
+   */
+  protected void runOnTheCluster(String name, List<String> command, Map<String, String> env, Path out)
+      throws Exception {
+    long before = jobsTheClusterFinished();
+    Process client = cluster.start(name, command, env);
+    assertThat(cluster.await(client, RUN)).as("the run ends within %s%s", RUN, cluster.logs()).isTrue();
+    assertThat(client.exitValue()).as(cluster.logs()).isZero();
+    assertThat(cluster.log(name)).as(cluster.logs()).contains("  Window: read=2992 written=803 late=75");
+    assertThat(jobsTheClusterFinished()).as("jobs the cluster ran%s", cluster.logs()).isEqualTo(before + 1);
+    assertThat(Files.isDirectory(out)).as("the output folder%s", cluster.logs()).isTrue();
+    assertThat(HopBeamTesting.files(out)).as(cluster.logs()).isEqualTo(localFiles);
+  }
+}
