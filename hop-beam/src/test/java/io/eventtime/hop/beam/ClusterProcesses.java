@@ -79,9 +79,21 @@ public final class ClusterProcesses implements AutoCloseable {
 
   /** Starts a process, its output (both streams) in {@code <name>.log}. */
   public Process start(String name, List<String> command, Map<String, String> env) throws IOException {
+    return start(name, command, env, null);
+  }
+
+  /**
+   * Starts a process, its standard output in {@code stdout} when given (its errors alone in
+   * {@code <name>.log}), else both in {@code <name>.log}.
+   */
+  public Process start(String name, List<String> command, Map<String, String> env, Path stdout) throws IOException {
     Path log = dir.resolve(name + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
+    if (stdout == null) {
+      builder.redirectErrorStream(true).redirectOutput(log.toFile());
+    } else {
+      builder.redirectOutput(stdout.toFile()).redirectError(log.toFile());
+    }
     builder.environment().remove(HopWorker.CONFIG_FOLDER);
     builder.environment().putAll(env);
     Files.writeString(dir.resolve(name + ".command"), String.join(" ", command) + "\n");

@@ -46,6 +46,12 @@ public abstract class StandaloneClusterSuite {
     return Map.of();
   }
 
+  /** What the guide must say, word for word, of the commands these tests run. */
+  protected abstract List<String> guideSays();
+
+  /** The eventtime command's flags that send its SQL to this cluster. */
+  protected abstract List<String> commandLineMasterFlags(String master);
+
   /** How many jobs the cluster ran to their end (failing if one failed). */
   protected abstract long jobsTheClusterFinished() throws Exception;
 
@@ -79,6 +85,12 @@ public abstract class StandaloneClusterSuite {
   }
 
   @Test
+  void theGuideGivesTheCommandsTestedHere() throws Exception {
+    String guide = Files.readString(BundledJarSuite.guide()).replaceAll("\\\\\n\\s*", "");
+    assertThat(guide).contains(guideSays());
+  }
+
+  @Test
   void theBundledJarRunsASampleOnTheClusterAsTheLocalEngineDoes() throws Exception {
     Path out = dir.resolve("java-jar-out");
     List<String> command = new ArrayList<>(List.of(ClusterProcesses.java(), "-jar", bundledJar().toString(),
@@ -86,6 +98,40 @@ public abstract class StandaloneClusterSuite {
     command.addAll(runnerArgs(master));
     command.addAll(List.of("-p", "OUTPUT_FOLDER=" + out));
     runOnTheCluster("java-jar", command, clientEnvironment(), out);
+  }
+
+  /**
+   * The eventtime command (the launcher at the repository's root, as built by this reactor)
+   * runs {@code query} with {@code flags} over {@code stream} on the cluster, and prints what its
+   * local runner prints.
+   */
+  protected void runSqlOnTheClusterAsLocally(Path stream, String query, List<String> flags) throws Exception {
+    Path root = HopBeamTesting.samples().getParent().getParent();
+    List<String> sql = new ArrayList<>(List.of("bash", root.resolve("eventtime").toString(),
+        "--from", stream.toUri().toString()));
+    sql.addAll(flags);
+    Map<String, String> env = new java.util.HashMap<>(clientEnvironment());
+    env.put("EVENTTIME_NO_BUILD", "1");
+
+    List<String> local = new ArrayList<>(sql);
+    local.addAll(List.of("--runner", "local", query));
+    Path localOut = dir.resolve("sql-local.out");
+    Process localRun = cluster.start("sql-local", local, env, localOut);
+    assertThat(cluster.await(localRun, RUN)).isTrue();
+    assertThat(localRun.exitValue()).as(cluster.log("sql-local")).isZero();
+    List<String> expected = Files.readAllLines(localOut);
+    assertThat(expected).as("the local runner's windows").hasSizeGreaterThan(10);
+
+    List<String> onCluster = new ArrayList<>(sql);
+    onCluster.addAll(commandLineMasterFlags(master));
+    onCluster.add(query);
+    Path clusterOut = dir.resolve("sql-cluster.out");
+    long before = jobsTheClusterFinished();
+    Process run = cluster.start("sql-cluster", onCluster, env, clusterOut);
+    assertThat(cluster.await(run, RUN)).as("the run ends within %s%s", RUN, cluster.logs()).isTrue();
+    assertThat(run.exitValue()).as(cluster.logs()).isZero();
+    assertThat(jobsTheClusterFinished()).as("jobs the cluster ran%s", cluster.logs()).isEqualTo(before + 1);
+    assertThat(Files.readAllLines(clusterOut)).as(cluster.logs()).isEqualTo(expected);
   }
 
   /**

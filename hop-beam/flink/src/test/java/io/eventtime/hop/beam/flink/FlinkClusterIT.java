@@ -2,6 +2,7 @@ package io.eventtime.hop.beam.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.cli.RunnerAgreement;
 import io.eventtime.hop.beam.ClusterProcesses;
 import io.eventtime.hop.beam.HopBeamTesting;
 import io.eventtime.hop.beam.StandaloneClusterSuite;
@@ -66,6 +67,9 @@ class FlinkClusterIT extends StandaloneClusterSuite {
         "taskmanager.memory.framework.off-heap.size: 64m",
         "taskmanager.memory.network.min: 128m",
         "taskmanager.memory.network.max: 128m",
+        // each blocking result of a batch job asks 512 buffers by default (sort-shuffle): the SQL's many steps
+        // would need more than a small task manager's network memory
+        "taskmanager.network.sort-shuffle.min-buffers: 64",
         "taskmanager.memory.jvm-metaspace.size: 256m",
         "io.tmp.dirs: " + Files.createDirectories(dir.resolve("flink-tmp")),
         "web.tmpdir: " + Files.createDirectories(dir.resolve("flink-web")),
@@ -109,6 +113,29 @@ class FlinkClusterIT extends StandaloneClusterSuite {
     options.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
     options.add("-Dlog4j2.configurationFile=" + conf.resolve("log4j.properties").toUri());
     return options;
+  }
+
+  @Override
+  protected List<String> guideSays() {
+    return List.of("--runner flink --master jobmanager.example.com:8081 --parallelism 8",
+        "flink run -c io.eventtime.hop.beam.RunPipeline eventtime-hop-beam-flink-<version>-bundled.jar",
+        "windows.hpl --runner flink --parallelism 8 -p OUTPUT_FOLDER=/shared/out", "`FlinkClusterIT`");
+  }
+
+  /**
+   * The eventtime command's {@code --flink-master}: a keyed hopping window over a few thousand rows
+   * with late and rejected rows, the same lines as its local runner's.
+   */
+  @Test
+  void theEventtimeCommandRunsSqlOnTheClusterAsItsLocalRunnerDoes() throws Exception {
+    RunnerAgreement.Query query = RunnerAgreement.RANDOM_STREAM_QUERIES.get(0);
+    Path stream = RunnerAgreement.randomStream(Files.createDirectories(dir.resolve("sql")), 7, 3000);
+    runSqlOnTheClusterAsLocally(stream, query.sql(), query.flags());
+  }
+
+  @Override
+  protected List<String> commandLineMasterFlags(String master) {
+    return List.of("--runner", "flink", "--flink-master", master);
   }
 
   @Override

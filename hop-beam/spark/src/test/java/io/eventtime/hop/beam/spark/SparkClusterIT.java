@@ -2,6 +2,7 @@ package io.eventtime.hop.beam.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.cli.RunnerAgreement;
 import io.eventtime.hop.beam.ClusterProcesses;
 import io.eventtime.hop.beam.HopBeamTesting;
 import io.eventtime.hop.beam.StandaloneClusterSuite;
@@ -98,6 +99,33 @@ class SparkClusterIT extends StandaloneClusterSuite {
   protected Map<String, String> clientEnvironment() {
     // the driver's address, which the executors call back: this machine's loopback, as the cluster's
     return Map.of("SPARK_LOCAL_IP", "127.0.0.1");
+  }
+
+  @Override
+  protected List<String> guideSays() {
+    return List.of("--runner spark --master spark://spark-master.example.com:7077 -p OUTPUT_FOLDER=/shared/out",
+        "spark-submit --class io.eventtime.hop.beam.RunPipeline --master spark://spark-master.example.com:7077 "
+            + "--conf \"spark.driver.extraJavaOptions=--add-opens=java.base/sun.nio.ch=ALL-UNNAMED\" "
+            + "--conf \"spark.executor.extraJavaOptions=--add-opens=java.base/sun.nio.ch=ALL-UNNAMED\" "
+            + "eventtime-hop-beam-spark-<version>-bundled.jar windows.hpl --runner spark "
+            + "--master spark://spark-master.example.com:7077",
+        "`SparkClusterIT`");
+  }
+
+  /**
+   * The eventtime command's {@code --spark-master}: a keyed hopping window over a few thousand rows
+   * with late and rejected rows, the same lines as its local runner's.
+   */
+  @Test
+  void theEventtimeCommandRunsSqlOnTheClusterAsItsLocalRunnerDoes() throws Exception {
+    RunnerAgreement.Query query = RunnerAgreement.RANDOM_STREAM_QUERIES.get(0);
+    Path stream = RunnerAgreement.randomStream(Files.createDirectories(dir.resolve("sql")), 7, 3000);
+    runSqlOnTheClusterAsLocally(stream, query.sql(), query.flags());
+  }
+
+  @Override
+  protected List<String> commandLineMasterFlags(String master) {
+    return List.of("--runner", "spark", "--spark-master", master);
   }
 
   @Override
