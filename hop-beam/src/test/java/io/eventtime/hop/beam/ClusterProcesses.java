@@ -95,6 +95,8 @@ public final class ClusterProcesses implements AutoCloseable {
       builder.redirectOutput(stdout.toFile()).redirectError(log.toFile());
     }
     builder.environment().remove(HopWorker.CONFIG_FOLDER);
+    // every JVM of the run, and those they start (a worker's executors), keeps its scratch files here
+    builder.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
     builder.environment().putAll(env);
     Files.writeString(dir.resolve(name + ".command"), String.join(" ", command) + "\n");
     Process p = builder.start();
