@@ -73,11 +73,13 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * default in the field {@value #DEFAULT_ARRIVAL_FIELD}, as {@link NdjsonIO} writes it). Lateness is
  * decided from those positions, exactly as the contract says, whatever the runner's bundling:
  * the watermark before a row is the latest event time of the rows that arrived before it, less
- * the delay. The work spreads over workers: blocks of consecutive positions are processed in
- * parallel, each knowing the latest event time before it from a small side input.
+ * the delay. The work spreads over workers and the rows stay where they are: only each row's
+ * position and event time travel, to a small side input of the latest event time before each
+ * block of positions; a row that this bound decides is folded in place, the others get their
+ * exact watermark from their block's positions and times. The input must be in the global window.
  *
  * <pre>{@code
- * EventTimeWindow.Result r = rows.apply(
+ * EventTimeWindowResult r = rows.apply(
  *     EventTimeWindow.of(WindowSpec.tumbling(60_000))
  *         .withTimeField("event_time")
  *         .withKeys("merchant")
