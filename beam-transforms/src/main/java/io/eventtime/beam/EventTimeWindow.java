@@ -415,6 +415,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    */
   private static final class ReadEventTimeFn extends DoFn<Row, List<ArrivedRow>> {
     private static final int BATCH_ROWS = 1024;
+    /** Pairs held at most before they are handed on, so that a large bundle takes bounded memory. */
+    private static final int MAX_HELD_PAIRS = 1 << 16;
     private final WindowPlan plan;
     private final int blockBits;
     private final TupleTag<List<ArrivedRow>> main;
@@ -423,6 +425,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
     private transient Map<Long, ArrivalTimes> byBlock;
+    private transient int heldPairs;
     private transient List<ArrivedRow> batch;
 
     ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<List<ArrivedRow>> main, TupleTag<Row> rejected,
@@ -437,6 +440,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     @StartBundle
     public void startBundle() {
       byBlock = new HashMap<>();
+      heldPairs = 0;
       batch = new ArrayList<>(BATCH_ROWS);
     }
 
@@ -460,6 +464,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         return;
       }
       byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
+      if (++heldPairs == MAX_HELD_PAIRS) {
+        byBlock.forEach((block, times) -> out.get(arrivals).output(KV.of(block, times)));
+        byBlock = new HashMap<>();
+        heldPairs = 0;
+      }
       batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
       if (batch.size() == BATCH_ROWS) {
         out.get(main).output(batch);
@@ -494,6 +503,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       }
     }
 
+    int size() {
+      return byWindow.size();
+    }
+
     void forEach(BiConsumer<WindowKey, Accumulator[]> each) {
       byWindow.forEach(each);
     }
@@ -506,6 +519,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * blocks.
    */
   private static final class FoldRowsFn extends DoFn<List<ArrivedRow>, KV<WindowKey, Accumulator[]>> {
+    /** Partials held at most before they are handed on, so that a bundle of many keys takes bounded memory. */
+    private static final int MAX_HELD_PARTIALS = 1 << 16;
     private final WindowPlan plan;
     private final int blockBits;
     private final Carry carry;
@@ -556,6 +571,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         }
       }
       rowsFolded.inc(folded);
+      if (bundle.size() >= MAX_HELD_PARTIALS) {
+        bundle.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
+        bundle = new Partials(plan.aggregates());
+      }
     }
 
     @FinishBundle
