@@ -73,11 +73,13 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * default in the field {@value #DEFAULT_ARRIVAL_FIELD}, as {@link NdjsonIO} writes it). Lateness is
  * decided from those positions, exactly as the contract says, whatever the runner's bundling:
  * the watermark before a row is the latest event time of the rows that arrived before it, less
- * the delay. The work spreads over workers: blocks of consecutive positions are processed in
- * parallel, each knowing the latest event time before it from a small side input.
+ * the delay. The work spreads over workers and the rows stay where they are: only each row's
+ * position and event time travel, to a small side input of the latest event time before each
+ * block of positions; a row that this bound decides is folded in place, the others get their
+ * exact watermark from their block's positions and times. The input must be in the global window.
  *
  * <pre>{@code
- * EventTimeWindow.Result r = rows.apply(
+ * EventTimeWindowResult r = rows.apply(
  *     EventTimeWindow.of(WindowSpec.tumbling(60_000))
  *         .withTimeField("event_time")
  *         .withKeys("merchant")
@@ -413,6 +415,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    */
   private static final class ReadEventTimeFn extends DoFn<Row, List<ArrivedRow>> {
     private static final int BATCH_ROWS = 1024;
+    /** Pairs held at most before they are handed on, so that a large bundle takes bounded memory. */
+    private static final int MAX_HELD_PAIRS = 1 << 16;
     private final WindowPlan plan;
     private final int blockBits;
     private final TupleTag<List<ArrivedRow>> main;
@@ -421,6 +425,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
     private transient Map<Long, ArrivalTimes> byBlock;
+    private transient int heldPairs;
     private transient List<ArrivedRow> batch;
 
     ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<List<ArrivedRow>> main, TupleTag<Row> rejected,
@@ -435,6 +440,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     @StartBundle
     public void startBundle() {
       byBlock = new HashMap<>();
+      heldPairs = 0;
       batch = new ArrayList<>(BATCH_ROWS);
     }
 
@@ -458,6 +464,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         return;
       }
       byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
+      if (++heldPairs == MAX_HELD_PAIRS) {
+        byBlock.forEach((block, times) -> out.get(arrivals).output(KV.of(block, times)));
+        byBlock = new HashMap<>();
+        heldPairs = 0;
+      }
       batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
       if (batch.size() == BATCH_ROWS) {
         out.get(main).output(batch);
@@ -492,6 +503,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       }
     }
 
+    int size() {
+      return byWindow.size();
+    }
+
     void forEach(BiConsumer<WindowKey, Accumulator[]> each) {
       byWindow.forEach(each);
     }
@@ -504,6 +519,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * blocks.
    */
   private static final class FoldRowsFn extends DoFn<List<ArrivedRow>, KV<WindowKey, Accumulator[]>> {
+    /** Partials held at most before they are handed on, so that a bundle of many keys takes bounded memory. */
+    private static final int MAX_HELD_PARTIALS = 1 << 16;
     private final WindowPlan plan;
     private final int blockBits;
     private final Carry carry;
@@ -554,6 +571,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         }
       }
       rowsFolded.inc(folded);
+      if (bundle.size() >= MAX_HELD_PARTIALS) {
+        bundle.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
+        bundle = new Partials(plan.aggregates());
+      }
     }
 
     @FinishBundle

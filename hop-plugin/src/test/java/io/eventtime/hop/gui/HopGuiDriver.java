@@ -52,60 +52,22 @@ import org.eclipse.swt.widgets.Text;
  * transform's dialog the way a double click does, fills it in, presses OK, and writes what the
  * transform's settings then hold to a results file. Screenshots go to the images folder.
  *
- * <p>Arguments: the images folder, the results file, a work folder, the sample events file.
  */
-public final class HopGuiDriver {
-  private static final long WAIT_MILLIS = 60_000;
-
-  private final Thread uiThread;
-  private final Path images;
-  private final Path work;
+public final class HopGuiDriver extends GuiRobot {
   private final Path events;
-  private final Map<String, String> results = new TreeMap<>();
-  private Display display;
 
-  private HopGuiDriver(Thread uiThread, Path images, Path work, Path events) {
-    this.uiThread = uiThread;
-    this.images = images;
-    this.work = work;
+  private HopGuiDriver(Path images, Path work, Path events) {
+    super(images, work);
     this.events = events;
   }
 
+  /** Arguments: the results file, the images folder, a work folder, the sample events file. */
   public static void main(String[] args) {
-    Path results = Path.of(args[1]);
-    HopGuiDriver driver = new HopGuiDriver(Thread.currentThread(), Path.of(args[0]), Path.of(args[2]), Path.of(args[3]));
-    Thread t = new Thread(() -> {
-      int status = 0;
-      try {
-        driver.drive();
-      } catch (Throwable e) {
-        e.printStackTrace();
-        driver.results.put("error", String.valueOf(e));
-        driver.describeScreen();
-        status = 3;
-      }
-      try {
-        driver.write(results);
-      } catch (IOException e) {
-        e.printStackTrace();
-        status = 4;
-      }
-      System.out.flush();
-      Runtime.getRuntime().halt(status);
-    }, "hop-gui-driver");
-    t.setDaemon(true);
-    t.start();
-    HopGui.main(new String[0]);
+    run(new HopGuiDriver(Path.of(args[1]), Path.of(args[2]), Path.of(args[3])), Path.of(args[0]));
   }
 
-  private void drive() throws Exception {
-    display = waitFor("the display", () -> Display.findDisplay(uiThread));
-    waitFor("the HopGui window", () -> ui(() -> {
-      Shell shell = HopGui.getInstance().getShell();
-      return shell != null && shell.isVisible() ? shell : null;
-    }));
-    closeOtherShells();
-
+  @Override
+  protected void drive() throws Exception {
     Path hpl = work.resolve("event-time.hpl");
     ui(() -> {
       Files.writeString(hpl, pipeline().getXml(new Variables()));
@@ -123,7 +85,6 @@ public final class HopGuiDriver {
     stampDialog(graph);
     fileInputDialog(graph);
     fileOutputDialog(graph);
-    results.put("done", "yes");
   }
 
   /** The pipeline the dialogs are opened on: what a user would build to window a file of events. */
@@ -347,16 +308,7 @@ public final class HopGuiDriver {
       display.asyncExec(() -> graph.editTransform(graph.getPipelineMeta(), graph.getPipelineMeta().findTransform(transform)));
       return null;
     });
-    Shell shell = waitFor("the dialog " + title, () -> ui(() -> {
-      for (Shell s : display.getShells()) {
-        if (!s.isDisposed() && s.isVisible() && title.equals(s.getText())) {
-          return s;
-        }
-      }
-      return null;
-    }));
-    pause(500);
-    return shell;
+    return waitForShell(title);
   }
 
   /** The dialog's input widgets, found by the tooltips of their settings. */
@@ -384,181 +336,8 @@ public final class HopGuiDriver {
     }
   }
 
-  private static void fill(TableView table, String[]... rows) {
-    table.table.removeAll();
-    for (String[] row : rows) {
-      table.add(row);
-    }
-    table.removeEmptyRows();
-    table.setRowNums();
-    table.optWidth(true);
-  }
 
   private void pressOk(Shell shell) throws Exception {
-    String ok = BaseMessages.getString(HopGuiDriver.class, "System.Button.OK");
-    ui(() -> {
-      Button button = find(shell, Button.class, b -> ok.equals(b.getText()));
-      button.notifyListeners(SWT.Selection, new Event());
-      return null;
-    });
-  }
-
-  private void waitClosed(Shell shell) throws Exception {
-    waitFor("the dialog to close", () -> ui(() -> shell.isDisposed() ? Boolean.TRUE : null));
-    pause(300);
-  }
-
-  private void record(String prefix, List<String> values) {
-    for (int i = 0; i < values.size(); i++) {
-      results.put(prefix + "." + i, String.valueOf(values.get(i)));
-    }
-  }
-
-  private Shell otherShell(Shell main) {
-    for (Shell s : display.getShells()) {
-      if (s != main && !s.isDisposed() && s.isVisible()) {
-        return s;
-      }
-    }
-    return null;
-  }
-
-  /** Closes what HopGui may show first (a welcome window), so that the main window has the focus. */
-  private void closeOtherShells() throws Exception {
-    pause(1000);
-    ui(() -> {
-      Shell main = HopGui.getInstance().getShell();
-      for (Shell s : display.getShells()) {
-        if (s != main && !s.isDisposed() && s.isVisible()) {
-          s.close();
-        }
-      }
-      return null;
-    });
-  }
-
-  private static <T extends Control> T find(Control root, Class<T> type, java.util.function.Predicate<T> test) {
-    List<T> found = new ArrayList<>();
-    collect(root, type, found);
-    return found.stream().filter(test).findFirst().orElse(null);
-  }
-
-  private static <T extends Control> List<T> all(Control root, Class<T> type) {
-    List<T> found = new ArrayList<>();
-    collect(root, type, found);
-    return found;
-  }
-
-  private static <T extends Control> void collect(Control c, Class<T> type, List<T> found) {
-    if (type.isInstance(c)) {
-      found.add(type.cast(c));
-    }
-    if (c instanceof Composite composite) {
-      for (Control child : composite.getChildren()) {
-        collect(child, type, found);
-      }
-    }
-  }
-
-  /** What was on the screen when the driver failed: the windows, and a screenshot in the work folder. */
-  private void describeScreen() {
-    try {
-      results.put("shells", ui(() -> java.util.Arrays.stream(display.getShells())
-          .map(sh -> "'" + sh.getText() + "' visible=" + sh.isVisible() + " " + sh.getBounds())
-          .collect(Collectors.joining("; "))));
-      new ProcessBuilder("import", "-window", "root", work.resolve("failure.png").toString()).start()
-          .waitFor(30, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      results.put("shells", "unknown: " + e);
-    }
-  }
-
-  /** A screenshot of a region of the X display, with ImageMagick. */
-  private void screenshot(Rectangle r, String name) throws Exception {
-    Files.createDirectories(images);
-    // the pointer in a corner, so that no tooltip shows, and the window painted
-    new ProcessBuilder("xdotool", "mousemove", "1599", "999").start().waitFor(10, TimeUnit.SECONDS);
-    ui(() -> {
-      for (Shell s : display.getShells()) {
-        s.redraw();
-        s.update();
-      }
-      return null;
-    });
-    pause(700);
-    Process p = new ProcessBuilder("import", "-window", "root", "-crop", r.width + "x" + r.height + "+" + r.x + "+" + r.y,
-        "+repage", images.resolve(name).toString()).inheritIO().start();
-    if (!p.waitFor(30, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("import did not end for " + name);
-    }
-    if (p.exitValue() != 0) {
-      throw new IllegalStateException("import failed for " + name + ": exit " + p.exitValue());
-    }
-    results.put("image." + name, r.width + "x" + r.height);
-  }
-
-  /** Runs on the UI thread and returns the result (or throws what it threw). */
-  private <T> T ui(Callable<T> task) throws Exception {
-    AtomicReference<T> result = new AtomicReference<>();
-    AtomicReference<Exception> error = new AtomicReference<>();
-    AtomicBoolean ran = new AtomicBoolean();
-    display.asyncExec(() -> {
-      try {
-        result.set(task.call());
-      } catch (Exception e) {
-        error.set(e);
-      } finally {
-        ran.set(true);
-      }
-    });
-    long end = System.currentTimeMillis() + WAIT_MILLIS;
-    while (!ran.get()) {
-      if (System.currentTimeMillis() > end) {
-        throw new IllegalStateException("the UI thread did not run a task within " + WAIT_MILLIS + " ms");
-      }
-      Thread.sleep(10);
-    }
-    if (error.get() != null) {
-      throw error.get();
-    }
-    return result.get();
-  }
-
-  /** Polls until {@code check} gives a value; a check that throws (the GUI still starting) is tried again. */
-  private static <T> T waitFor(String what, CheckedSupplier<T> check) throws Exception {
-    long end = System.currentTimeMillis() + WAIT_MILLIS;
-    Exception last = null;
-    while (true) {
-      try {
-        T value = check.get();
-        if (value != null) {
-          return value;
-        }
-      } catch (RuntimeException e) {
-        last = e;
-      }
-      if (System.currentTimeMillis() > end) {
-        throw new IllegalStateException("timed out waiting for " + what, last);
-      }
-      Thread.sleep(100);
-    }
-  }
-
-  @FunctionalInterface
-  private interface CheckedSupplier<T> {
-    T get() throws Exception;
-  }
-
-  private static void pause(long millis) throws InterruptedException {
-    Thread.sleep(millis);
-  }
-
-  private void write(Path file) throws IOException {
-    Properties p = new Properties();
-    p.putAll(results);
-    try (Writer w = Files.newBufferedWriter(file)) {
-      p.store(w, "what the dialogs left in the transforms' settings");
-    }
+    press(shell, BaseMessages.getString(HopGuiDriver.class, "System.Button.OK"));
   }
 }

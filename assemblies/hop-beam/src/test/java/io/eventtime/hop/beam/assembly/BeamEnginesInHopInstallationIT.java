@@ -2,17 +2,13 @@ package io.eventtime.hop.beam.assembly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.hop.HopInstallation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,23 +33,15 @@ class BeamEnginesInHopInstallationIT {
 
   @TempDir
   static Path work;
-  static Path hop;
+  static HopInstallation hop;
 
   @BeforeAll
   static void installHopWithThePluginAndRunTheSamplesLocally() throws Exception {
-    hop = Files.createDirectories(work.resolve("hop"));
-    Path libCore = Files.createDirectories(hop.resolve("lib/core"));
-    try (Stream<Path> jars = Files.list(Path.of(System.getProperty("hop.lib.core")))) {
-      for (Path jar : jars.toList()) {
-        Files.copy(jar, libCore.resolve(jar.getFileName()));
-      }
-    }
-    try (Stream<Path> jars = Files.list(libCore)) {
-      assertThat(jars.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("hop-engine-"))
-          .noneMatch(n -> n.startsWith("eventtime") || n.startsWith("beam-") || n.startsWith("flink-")
-              || n.startsWith("spark-"));
-    }
-    List<String> unzipped = unzip(Path.of(System.getProperty("plugin.zip")), plugins());
+    hop = HopInstallation.create(work.resolve("hop"), Path.of(System.getProperty("hop.lib.core")));
+    assertThat(hop.libCoreJars()).anyMatch(n -> n.startsWith("hop-engine-"))
+        .noneMatch(n -> n.startsWith("eventtime") || n.startsWith("beam-") || n.startsWith("flink-")
+            || n.startsWith("spark-"));
+    List<String> unzipped = hop.unzipIntoPlugins(Path.of(System.getProperty("plugin.zip")));
     assertThat(unzipped).contains("transforms/eventtime/eventtime-hop-plugin-0.1.0-SNAPSHOT.jar",
         "transforms/eventtime/eventtime-hop-beam-0.1.0-SNAPSHOT.jar",
         "transforms/eventtime/lib/beam-sdks-java-core-2.62.0.jar",
@@ -61,28 +49,14 @@ class BeamEnginesInHopInstallationIT {
     assertThat(unzipped).noneMatch(n -> n.contains("/hop-core-") || n.contains("/hop-engine-")
         || n.contains("/flink-") || n.contains("/spark-"));
 
-    Path runConfigs = Files.createDirectories(hop.resolve("config/metadata/pipeline-run-configuration"));
-    Files.writeString(runConfigs.resolve("local.json"), """
-        {
-          "name": "local",
-          "configurationVariables": [],
-          "engineRunConfiguration": {
-            "Local": {
-              "feedback_size": "50000", "sample_size": "100", "sample_type_in_gui": "Last", "wait_time": "20",
-              "rowset_size": "10000", "safe_mode": false, "show_feedback": false, "topo_sort": false,
-              "gather_metrics": false, "transactional": false
-            }
-          }
-        }
-        """);
-    Files.writeString(runConfigs.resolve("beam-direct.json"), """
+    hop.addRunConfiguration("beam-direct", """
         {
           "name": "beam-direct",
           "engineRunConfiguration": { "EventTimeBeamDirect": { "beam_options": "" } },
           "configurationVariables": []
         }
         """);
-    Files.writeString(runConfigs.resolve("beam-flink.json"), """
+    hop.addRunConfiguration("beam-flink", """
         {
           "name": "beam-flink",
           "engineRunConfiguration": {
@@ -91,7 +65,7 @@ class BeamEnginesInHopInstallationIT {
           "configurationVariables": []
         }
         """);
-    Files.writeString(runConfigs.resolve("beam-spark.json"), """
+    hop.addRunConfiguration("beam-spark", """
         {
           "name": "beam-spark",
           "engineRunConfiguration": { "EventTimeBeamSpark": { "spark_master": "local[2]", "beam_options": "" } },
@@ -113,7 +87,7 @@ class BeamEnginesInHopInstallationIT {
 
   @Test
   void theFlinkEngineRunsOnceItsRunnerZipIsInstalled() throws Exception {
-    Path folder = plugins().resolve("transforms/eventtime/runners/flink/lib");
+    Path folder = hop.plugins().resolve("transforms/eventtime/runners/flink/lib");
     String refused = hopRun("beam-flink", "example-c-tumbling.hpl", out("beam-flink-refused", "c"), 1);
     assertThat(refused).contains("the Beam FlinkRunner is not on the class path: run with the eventtime-hop-beam-flink"
         + " jar (see docs/hop-on-beam-clusters.md), or in a Hop installation unzip"
@@ -143,7 +117,7 @@ class BeamEnginesInHopInstallationIT {
   }
 
   private static void installRunner(String zipProperty, String runner) throws IOException {
-    List<String> unzipped = unzip(Path.of(System.getProperty(zipProperty)), plugins());
+    List<String> unzipped = hop.unzipIntoPlugins(Path.of(System.getProperty(zipProperty)));
     assertThat(unzipped).isNotEmpty()
         .allMatch(n -> n.startsWith("transforms/eventtime/runners/" + runner + "/lib/") && n.endsWith(".jar"))
         .anyMatch(n -> n.contains("/beam-runners-" + runner))
@@ -170,61 +144,14 @@ class BeamEnginesInHopInstallationIT {
     }
   }
 
-  private static Path plugins() throws IOException {
-    return Files.createDirectories(hop.resolve("plugins"));
-  }
-
   private static Path out(String runConfiguration, String sample) throws IOException {
     return Files.createDirectories(work.resolve("out").resolve(runConfiguration).resolve(sample.replace(".hpl", "")));
   }
 
   private static String hopRun(String runConfiguration, String sampleFile, Path out, int exitCode,
       String... jvmOptions) throws IOException, InterruptedException {
-    Path sample = Path.of(System.getProperty("samples.folder"), sampleFile).toAbsolutePath().normalize();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    // what HOP_OPTIONS gives Hop's scripts
-    command.addAll(List.of(jvmOptions));
-    command.addAll(List.of(
-        "-DHOP_CONFIG_FOLDER=" + hop.resolve("config"),
-        "-DHOP_PLUGIN_BASE_FOLDERS=" + hop.resolve("plugins"),
-        "-cp", hop.resolve("lib/core") + "/*",
-        "org.apache.hop.run.HopRun",
-        "--file=" + sample,
-        "--runconfig=" + runConfiguration,
-        "--level=Basic",
-        "--parameters=OUTPUT_FOLDER=" + out));
-    Path log = out.resolveSibling(out.getFileName() + ".log");
-    Process process = new ProcessBuilder(command).directory(hop.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
-    boolean ended = process.waitFor(4, TimeUnit.MINUTES);
-    if (!ended) {
-      process.destroyForcibly().waitFor();
-    }
-    String output = Files.readString(log);
-    assertThat(ended).as("HopRun ended within 4 minutes:\n" + output).isTrue();
-    assertThat(process.exitValue()).as("HopRun's exit code; its output:\n" + output).isEqualTo(exitCode);
-    return output;
-  }
-
-  private static List<String> unzip(Path zip, Path into) throws IOException {
-    List<String> names = new ArrayList<>();
-    try (InputStream in = Files.newInputStream(zip); ZipInputStream z = new ZipInputStream(in)) {
-      for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
-        Path target = into.resolve(e.getName()).normalize();
-        if (!target.startsWith(into)) {
-          throw new IOException("entry outside the folder: " + e.getName());
-        }
-        if (e.isDirectory()) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          Files.copy(z, target, StandardCopyOption.REPLACE_EXISTING);
-          names.add(e.getName());
-        }
-      }
-    }
-    return names;
+    Path sample = Path.of(System.getProperty("samples.folder"), sampleFile);
+    return hop.hopRun(sample, runConfiguration, out, out.resolveSibling(out.getFileName() + ".log"), exitCode,
+        Duration.ofMinutes(4), jvmOptions);
   }
 }
