@@ -5,7 +5,6 @@ import io.eventtime.core.Aggregates;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
-import io.eventtime.core.TimeText;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowQuery;
 import java.io.Serializable;
@@ -149,9 +148,7 @@ final class WindowPlan implements Serializable {
     for (Object r : results) {
       Schema.Field field = output.getField(f++);
       if (r instanceof Double d && field.getType().getTypeName() == Schema.TypeName.INT64) {
-        throw new ArithmeticException("the sum '" + field.getName() + "' of window [" + TimeText.format(start) + ", "
-            + TimeText.format(end) + ") of key " + key.values() + " overflows a 64-bit whole number (about " + d
-            + "): sum a DOUBLE field instead, e.g. the field cast to DOUBLE before the window");
+        throw new ArithmeticException(Aggregates.sumOverflow(field.getName(), key, start, end, d));
       }
       b.addValue(BeamValues.toBeam(r, field.getType()));
     }

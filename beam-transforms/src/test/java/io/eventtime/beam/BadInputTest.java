@@ -158,8 +158,8 @@ class BadInputTest {
     assertThatThrownBy(() -> p.run().waitUntilFinish())
         .hasRootCauseInstanceOf(ArithmeticException.class)
         .hasRootCauseMessage("the sum 'total' of window [2026-03-01 00:00:00, 2026-03-01 00:01:00) of key [a]"
-            + " overflows a 64-bit whole number (about 1.8446744073709552E19): sum a DOUBLE field instead,"
-            + " e.g. the field cast to DOUBLE before the window");
+            + " overflows a 64-bit whole number (about 1.8446744073709552E19): sum a DOUBLE (floating-point) field"
+            + " instead");
   }
 
   @Test

@@ -13,7 +13,10 @@ public enum ErrorCode {
   UNKNOWN_TABLE(1),
   /** A column that the source's rows do not have. */
   UNKNOWN_COLUMN(1),
-  /** A column of the wrong type for where it is used (a time column that is not a TIMESTAMP). */
+  /**
+   * A column of the wrong type for where it is used (a time column that is not a TIMESTAMP), or a
+   * sum of whole numbers that overflows a 64-bit whole number.
+   */
   TYPE_MISMATCH(1),
   /** A query that parses and binds but does not make sense (a selected column not grouped). */
   INVALID_QUERY(1),

@@ -232,6 +232,16 @@ public final class EventtimeCommand implements Callable<Integer> {
       io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer, stateDir);
     } catch (StateException e) {
       throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause instanceof ArithmeticException overflow) {
+        // the runner failed the run where the local runner fails it: a whole-number sum overflowed
+        throw new CliException(ErrorCode.TYPE_MISMATCH, overflow.getMessage(), e);
+      }
+      throw e;
     } catch (NoClassDefFoundError e) {
       throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
           + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime in a source checkout,"

@@ -34,6 +34,21 @@ class InputsTest {
   }
 
   @Test
+  void aWholeNumberSumThatOverflowsIsRefusedTheSameOnTheLocalAndABeamRunner() {
+    Path f = Cli.write(dir, "events.ndjson",
+        "{\"t\":\"2026-03-01 00:00:10\",\"v\":9223372036854775807}",
+        "{\"t\":\"2026-03-01 00:00:20\",\"v\":9223372036854775807}",
+        "{\"t\":\"2026-03-01 00:01:20\",\"v\":1}");
+    String refusal = Cli.error("TYPE_MISMATCH", "the sum 'sum(v)' of window [2026-03-01 00:00:00, 2026-03-01 00:01:00)"
+        + " overflows a 64-bit whole number (about 1.8446744073709552E19): sum a DOUBLE (floating-point) field instead");
+    for (String runner : new String[] {"local", "direct"}) {
+      Cli run = Cli.run("--runner", runner, "--from", "file://" + f, SQL);
+      assertThat(run.out()).as(runner).containsExactly(refusal);
+      assertThat(run.status()).as(runner).isEqualTo(1);
+    }
+  }
+
+  @Test
   void emptyFilePrintsOnlyTheStats() {
     Path f = Cli.write(dir, "events.ndjson");
     Cli run = Cli.run("--from", "file://" + f, SQL);

@@ -52,6 +52,17 @@ public final class Aggregates {
     return out;
   }
 
+  /**
+   * Why a sum of whole numbers cannot be given in a 64-bit whole-number column: it overflowed
+   * (its accumulator went on in floating point, to about {@code value}). Said the same by every
+   * surface that types its columns.
+   */
+  public static String sumOverflow(String outputName, Key key, long start, long end, double value) {
+    return "the sum '" + outputName + "' of window [" + TimeText.format(start) + ", " + TimeText.format(end) + ")"
+        + (key.size() == 0 ? "" : " of key " + key.values()) + " overflows a 64-bit whole number (about " + value
+        + "): sum a DOUBLE (floating-point) field instead";
+  }
+
   public Object[] results(Accumulator[] accs) {
     Object[] out = new Object[accs.length];
     for (int i = 0; i < accs.length; i++) {

@@ -6,12 +6,17 @@ import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.plan.Condition;
 import io.eventtime.cli.plan.OutputColumn;
 import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.core.AggregateKind;
+import io.eventtime.core.AggregateSpec;
+import io.eventtime.core.Aggregates;
 import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
+import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowResult;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,6 +30,8 @@ public final class ResultWriter {
   private final Condition having;
   private final int keyCount;
   private final Object[] havingRow;
+  /** The sums of whole-number columns: their results must be whole numbers too. */
+  private final List<String> wholeSums;
   private long rows;
   private long windows;
   private long lastStart = Long.MIN_VALUE;
@@ -38,9 +45,22 @@ public final class ResultWriter {
     this.having = plan.having();
     this.keyCount = plan.keyInputs().size();
     this.havingRow = new Object[2 + keyCount + plan.aggregates().size()];
+    this.wholeSums = new ArrayList<>();
+    for (int i = 0; i < plan.aggregates().size(); i++) {
+      AggregateSpec a = plan.aggregates().get(i);
+      boolean whole = a.kind() == AggregateKind.SUM
+          && plan.inputs().get(plan.aggregateInputs().get(i)).type() == ValueType.INT64;
+      wholeSums.add(whole ? a.outputName() : null);
+    }
   }
 
   public void write(WindowResult r) {
+    for (int i = 0; i < wholeSums.size(); i++) {
+      if (wholeSums.get(i) != null && r.values()[i] instanceof Double d) {
+        throw new CliException(ErrorCode.TYPE_MISMATCH,
+            Aggregates.sumOverflow(wholeSums.get(i), r.key(), r.start(), r.end(), d));
+      }
+    }
     if (having != null && !having.accepts(havingRow(r))) {
       return;
     }
