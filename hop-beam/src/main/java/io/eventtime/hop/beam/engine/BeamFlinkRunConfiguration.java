@@ -5,14 +5,11 @@ import org.apache.hop.core.gui.plugin.GuiElementType;
 import org.apache.hop.core.gui.plugin.GuiPlugin;
 import org.apache.hop.core.gui.plugin.GuiWidgetElement;
 import org.apache.hop.metadata.api.HopMetadataProperty;
-import org.apache.hop.pipeline.config.IPipelineEngineRunConfiguration;
 import org.apache.hop.pipeline.config.PipelineRunConfiguration;
-import org.apache.hop.pipeline.engines.EmptyPipelineRunConfiguration;
 
 /** The settings of a run on Beam's Flink runner, as the run configuration dialog shows them. */
 @GuiPlugin(description = "Beam Flink (eventtime) run configuration")
-public class BeamFlinkRunConfiguration extends EmptyPipelineRunConfiguration
-    implements IPipelineEngineRunConfiguration, BeamRunSettings {
+public class BeamFlinkRunConfiguration extends BeamRunConfiguration {
 
   @GuiWidgetElement(id = "flinkMaster", order = "10", parentId = PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID,
       type = GuiElementType.TEXT, label = "Flink master",
@@ -27,12 +24,6 @@ public class BeamFlinkRunConfiguration extends EmptyPipelineRunConfiguration
   @HopMetadataProperty(key = "parallelism")
   private String parallelism = "";
 
-  @GuiWidgetElement(id = "beamOptions", order = "90", parentId = PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID,
-      type = GuiElementType.TEXT, label = "Other Beam options",
-      toolTip = "Any other Beam pipeline options, --name=value separated by spaces")
-  @HopMetadataProperty(key = "beam_options")
-  private String beamOptions = "";
-
   public BeamFlinkRunConfiguration() {
     super(EventTimeBeamFlinkEngine.ID, EventTimeBeamFlinkEngine.NAME);
   }
@@ -41,7 +32,6 @@ public class BeamFlinkRunConfiguration extends EmptyPipelineRunConfiguration
     super(other);
     this.flinkMaster = other.flinkMaster;
     this.parallelism = other.parallelism;
-    this.beamOptions = other.beamOptions;
   }
 
   @Override
@@ -62,19 +52,6 @@ public class BeamFlinkRunConfiguration extends EmptyPipelineRunConfiguration
   @Override
   public String parallelism() {
     return parallelism;
-  }
-
-  @Override
-  public String beamOptions() {
-    return beamOptions;
-  }
-
-  public void setBeamOptions(String beamOptions) {
-    this.beamOptions = beamOptions;
-  }
-
-  public String getBeamOptions() {
-    return beamOptions;
   }
 
   public String getFlinkMaster() {

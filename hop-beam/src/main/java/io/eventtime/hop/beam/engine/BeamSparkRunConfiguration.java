@@ -5,26 +5,17 @@ import org.apache.hop.core.gui.plugin.GuiElementType;
 import org.apache.hop.core.gui.plugin.GuiPlugin;
 import org.apache.hop.core.gui.plugin.GuiWidgetElement;
 import org.apache.hop.metadata.api.HopMetadataProperty;
-import org.apache.hop.pipeline.config.IPipelineEngineRunConfiguration;
 import org.apache.hop.pipeline.config.PipelineRunConfiguration;
-import org.apache.hop.pipeline.engines.EmptyPipelineRunConfiguration;
 
 /** The settings of a run on Beam's Spark runner, as the run configuration dialog shows them. */
 @GuiPlugin(description = "Beam Spark (eventtime) run configuration")
-public class BeamSparkRunConfiguration extends EmptyPipelineRunConfiguration
-    implements IPipelineEngineRunConfiguration, BeamRunSettings {
+public class BeamSparkRunConfiguration extends BeamRunConfiguration {
 
   @GuiWidgetElement(id = "sparkMaster", order = "10", parentId = PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID,
       type = GuiElementType.TEXT, label = "Spark master",
       toolTip = "Where Spark runs: local[2] in this JVM with 2 threads, spark://host:7077 for a cluster")
   @HopMetadataProperty(key = "spark_master")
   private String sparkMaster = "local[*]";
-
-  @GuiWidgetElement(id = "beamOptions", order = "90", parentId = PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID,
-      type = GuiElementType.TEXT, label = "Other Beam options",
-      toolTip = "Any other Beam pipeline options, --name=value separated by spaces")
-  @HopMetadataProperty(key = "beam_options")
-  private String beamOptions = "";
 
   public BeamSparkRunConfiguration() {
     super(EventTimeBeamSparkEngine.ID, EventTimeBeamSparkEngine.NAME);
@@ -33,7 +24,6 @@ public class BeamSparkRunConfiguration extends EmptyPipelineRunConfiguration
   public BeamSparkRunConfiguration(BeamSparkRunConfiguration other) {
     super(other);
     this.sparkMaster = other.sparkMaster;
-    this.beamOptions = other.beamOptions;
   }
 
   @Override
@@ -49,24 +39,6 @@ public class BeamSparkRunConfiguration extends EmptyPipelineRunConfiguration
   @Override
   public String master() {
     return sparkMaster;
-  }
-
-  @Override
-  public String parallelism() {
-    return null;
-  }
-
-  @Override
-  public String beamOptions() {
-    return beamOptions;
-  }
-
-  public void setBeamOptions(String beamOptions) {
-    this.beamOptions = beamOptions;
-  }
-
-  public String getBeamOptions() {
-    return beamOptions;
   }
 
   public String getSparkMaster() {

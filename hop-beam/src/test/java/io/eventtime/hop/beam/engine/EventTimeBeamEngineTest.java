@@ -68,10 +68,16 @@ class EventTimeBeamEngineTest {
     assertThat(labels(BeamDirectRunConfiguration.class)).containsExactly("Other Beam options");
   }
 
+  /** The labels of the fields the dialog shows, in their order: the class's own and those it inherits. */
   private static List<String> labels(Class<?> runConfiguration) {
-    return java.util.Arrays.stream(runConfiguration.getDeclaredFields())
-        .map(f -> f.getAnnotation(GuiWidgetElement.class)).filter(java.util.Objects::nonNull)
-        .filter(g -> g.parentId().equals(PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID))
+    List<GuiWidgetElement> elements = new java.util.ArrayList<>();
+    for (Class<?> c = runConfiguration; c != null; c = c.getSuperclass()) {
+      java.util.Arrays.stream(c.getDeclaredFields()).map(f -> f.getAnnotation(GuiWidgetElement.class))
+          .filter(java.util.Objects::nonNull)
+          .filter(g -> g.parentId().equals(PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID))
+          .forEach(elements::add);
+    }
+    return elements.stream().sorted(java.util.Comparator.comparing(GuiWidgetElement::order))
         .map(GuiWidgetElement::label).toList();
   }
 
