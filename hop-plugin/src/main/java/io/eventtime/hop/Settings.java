@@ -6,10 +6,13 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.hop.core.CheckResult;
 import org.apache.hop.core.ICheckResult;
+import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.pipeline.transform.BaseTransform;
 import org.apache.hop.pipeline.transform.TransformMeta;
 
 /**
@@ -111,5 +114,29 @@ public final class Settings {
 
   public static List<String> problems() {
     return new ArrayList<>();
+  }
+
+  /**
+   * For a transform's init(): the settings {@code resolve} gives (it returns null when it adds
+   * problems), or null after the refusal, naming the transform and each problem, is logged.
+   */
+  public static <S> S resolvedAtInit(BaseTransform<?, ?> transform, Function<List<String>, S> resolve) {
+    List<String> problems = problems();
+    S settings = resolve.apply(problems);
+    if (settings == null) {
+      transform.logError(refusal(transform.getTransformName(), problems));
+    }
+    return settings;
+  }
+
+  /** For a transform's first row: the settings {@code resolve} gives, or the refusal as an exception. */
+  public static <S> S resolvedOrRefused(String transformName, Function<List<String>, S> resolve)
+      throws HopException {
+    List<String> problems = problems();
+    S settings = resolve.apply(problems);
+    if (!problems.isEmpty()) {
+      throw new HopException(refusal(transformName, problems));
+    }
+    return settings;
   }
 }

@@ -26,10 +26,8 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     if (!super.init()) {
       return false;
     }
-    List<String> problems = Settings.problems();
-    data.settings = meta.resolve(this, problems);
+    data.settings = Settings.resolvedAtInit(this, problems -> meta.resolve(this, problems));
     if (data.settings == null) {
-      logError(Settings.refusal(getTransformName(), problems));
       return false;
     }
     try {

@@ -3,7 +3,6 @@ package io.eventtime.hop.fileoutput;
 import io.eventtime.hop.Settings;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.IRowSet;
 import org.apache.hop.core.exception.HopException;
@@ -31,13 +30,7 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
     if (!super.init()) {
       return false;
     }
-    List<String> problems = Settings.problems();
-    meta.resolve(this, null, problems);
-    if (!problems.isEmpty()) {
-      logError(Settings.refusal(getTransformName(), problems));
-      return false;
-    }
-    return true;
+    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems)) != null;
   }
 
   @Override
@@ -72,11 +65,7 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
   }
 
   private void open(IRowMeta input) throws HopException {
-    List<String> problems = Settings.problems();
-    data.settings = meta.resolve(this, input, problems);
-    if (data.settings == null) {
-      throw new HopException(Settings.refusal(getTransformName(), problems));
-    }
+    data.settings = Settings.resolvedOrRefused(getTransformName(), problems -> meta.resolve(this, input, problems));
     String name = data.settings.filename();
     try {
       FileObject file = HopVfs.getFileObject(name, this);

@@ -4,7 +4,6 @@ import io.eventtime.core.EventTimeException;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
-import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.exception.HopTransformException;
 import org.apache.hop.core.exception.HopValueException;
@@ -29,13 +28,7 @@ public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeS
     if (!super.init()) {
       return false;
     }
-    List<String> problems = Settings.problems();
-    meta.resolve(this, null, problems);
-    if (!problems.isEmpty()) {
-      logError(Settings.refusal(getTransformName(), problems));
-      return false;
-    }
-    return true;
+    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems)) != null;
   }
 
   @Override
@@ -47,11 +40,8 @@ public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeS
     }
     if (first) {
       first = false;
-      List<String> problems = Settings.problems();
-      data.settings = meta.resolve(this, getInputRowMeta(), problems);
-      if (data.settings == null) {
-        throw new HopException(Settings.refusal(getTransformName(), problems));
-      }
+      data.settings = Settings.resolvedOrRefused(getTransformName(),
+          problems -> meta.resolve(this, getInputRowMeta(), problems));
       data.timeMeta = getInputRowMeta().getValueMeta(data.settings.timeIndex());
       data.outputRowMeta = getInputRowMeta().clone();
       meta.getFields(data.outputRowMeta, getTransformName(), null, null, this, metadataProvider);

@@ -49,10 +49,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       return false;
     }
     // everything but the input fields is checked before the first row
-    List<String> problems = Settings.problems();
-    WindowSettings s = meta.resolve(this, null, problems);
+    WindowSettings s = Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems));
     if (s == null) {
-      logError(Settings.refusal(getTransformName(), problems));
       return false;
     }
     if (!findLateRowSet()) {
@@ -139,11 +137,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
 
   /** Looks the fields up in the first row's layout; a field that is not there stops the run. */
   private void start(IRowMeta input) throws HopException {
-    List<String> problems = Settings.problems();
-    WindowSettings s = meta.resolve(this, input, problems);
-    if (s == null) {
-      throw new HopException(Settings.refusal(getTransformName(), problems));
-    }
+    WindowSettings s = Settings.resolvedOrRefused(getTransformName(), problems -> meta.resolve(this, input, problems));
     data.settings = s;
     data.outputRowMeta = s.outputRowMeta();
     data.timeMeta = input.getValueMeta(s.timeIndex());
