@@ -31,20 +31,35 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 public class EventTimeStampMeta extends BaseTransformMeta<EventTimeStamp, EventTimeStampData> {
   private static final Class<?> PKG = EventTimeStampMeta.class;
 
-  @HopMetadataProperty(key = "time_field")
+  @HopMetadataProperty(
+      key = "time_field",
+      injectionKey = "TIME_FIELD",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_FIELD")
   private String timeField;
 
-  @HopMetadataProperty(key = "time_format")
+  @HopMetadataProperty(
+      key = "time_format",
+      injectionKey = "TIME_FORMAT",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_FORMAT")
   private String timeFormat;
 
-  @HopMetadataProperty(key = "epoch_unit")
+  @HopMetadataProperty(
+      key = "epoch_unit",
+      injectionKey = "EPOCH_UNIT",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.EPOCH_UNIT")
   private String epochUnit;
 
-  @HopMetadataProperty(key = "time_zone")
+  @HopMetadataProperty(
+      key = "time_zone",
+      injectionKey = "TIME_ZONE",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_ZONE")
   private String timeZone;
 
   /** The Timestamp field to write; blank replaces the time field itself. */
-  @HopMetadataProperty(key = "output_field")
+  @HopMetadataProperty(
+      key = "output_field",
+      injectionKey = "OUTPUT_FIELD",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.OUTPUT_FIELD")
   private String outputField;
 
   @Override
