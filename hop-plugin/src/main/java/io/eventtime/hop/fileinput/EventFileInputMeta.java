@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,7 +31,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventFileInput.Name",
     description = "i18n::EventFileInput.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventFileInput.Keywords")
+    keywords = "i18n::EventFileInput.Keywords",
+    documentationUrl = Documentation.PAGES + "event-file-input.md")
 public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventFileInputData> {
   private static final Class<?> PKG = EventFileInputMeta.class;
 

@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileoutput;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventFileOutput.Name",
     description = "i18n::EventFileOutput.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventFileOutput.Keywords")
+    keywords = "i18n::EventFileOutput.Keywords",
+    documentationUrl = Documentation.PAGES + "event-file-output.md")
 public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, EventFileOutputData> {
   private static final Class<?> PKG = EventFileOutputMeta.class;
   public static final String[] FORMATS = {"ndjson", "csv"};

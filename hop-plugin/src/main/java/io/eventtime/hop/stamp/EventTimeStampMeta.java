@@ -1,5 +1,6 @@
 package io.eventtime.hop.stamp;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.EventTimeReader;
 import io.eventtime.hop.Settings;
 import java.util.List;
@@ -27,7 +28,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventTimeStamp.Name",
     description = "i18n::EventTimeStamp.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventTimeStamp.Keywords")
+    keywords = "i18n::EventTimeStamp.Keywords",
+    documentationUrl = Documentation.PAGES + "event-time-stamp.md")
 public class EventTimeStampMeta extends BaseTransformMeta<EventTimeStamp, EventTimeStampData> {
   private static final Class<?> PKG = EventTimeStampMeta.class;
 

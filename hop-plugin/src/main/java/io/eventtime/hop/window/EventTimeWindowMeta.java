@@ -1,5 +1,6 @@
 package io.eventtime.hop.window;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,8 @@ import org.apache.hop.pipeline.transform.stream.StreamIcon;
     name = "i18n::EventTimeWindow.Name",
     description = "i18n::EventTimeWindow.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventTimeWindow.Keywords")
+    keywords = "i18n::EventTimeWindow.Keywords",
+    documentationUrl = Documentation.PAGES + "event-time-window.md")
 public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
