@@ -175,11 +175,11 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
   private void logTheEnd(String failure, Throwable cause) {
     for (IEngineComponent c : metrics.getComponents()) {
       ILogChannel channel = new LogChannel(new SimpleLoggingObject(c.getName(), LoggingObjectType.TRANSFORM, this), this);
-      long late = metrics.getComponentMetric(c, METRIC_LATE) == null ? 0 : metrics.getComponentMetric(c, METRIC_LATE);
+      Long late = metrics.getComponentMetric(c, METRIC_LATE);
       String summary = BaseMessages.getString(BaseTransform.class, "BaseTransform.Log.SummaryInfo",
           String.valueOf(c.getLinesInput()), String.valueOf(c.getLinesOutput()), String.valueOf(c.getLinesRead()),
           String.valueOf(c.getLinesWritten()), "0", String.valueOf(c.getLinesRejected()))
-          + (translation.windowTransforms().contains(c.getName()) ? ", late " + late : "");
+          + (translation.windowTransforms().contains(c.getName()) ? ", late " + (late == null ? 0 : late) : "");
       if (c.getLinesInput() + c.getLinesOutput() + c.getLinesRead() + c.getLinesWritten() + c.getLinesRejected() > 0) {
         channel.logBasic(summary);
       } else {
