@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dialogs in a real HopGui, under Xvfb: HopGuiDriver runs HopGui in its own JVM, opens each
- * dialog, sets values, presses OK; this test checks what the transforms' settings then hold, and
- * that the screenshots of the palette and of each dialog were taken (into target/gui-screenshots,
+ * dialog, sets values, presses OK; this test checks what the transforms' settings then hold, what
+ * the dialogs' Get fields, Preview and Help buttons did, how a disabled setting looks, and that the
+ * screenshots of the palette and of each dialog were taken (into target/gui-screenshots,
  * or docs/images with -Deventtime.docs.images=true). Every wait is bounded: the GUI JVM is killed
  * after 4 minutes.
  */

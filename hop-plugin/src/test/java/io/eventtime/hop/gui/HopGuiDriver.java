@@ -50,8 +50,10 @@ import org.eclipse.swt.widgets.Text;
 /**
  * Runs in its own JVM under Xvfb: starts the real HopGui (its main), then, from another thread,
  * opens a pipeline of our four transforms, shows the palette filtered on them, and opens each
- * transform's dialog the way a double click does, fills it in, presses OK, and writes what the
- * transform's settings then hold to a results file. Screenshots go to the images folder.
+ * transform's dialog the way a double click does, presses its Get fields, Preview and Help
+ * buttons, fills it in, presses OK, and writes what the buttons did, how disabled settings look
+ * and what the transform's settings then hold to a results file. Screenshots go to the images
+ * folder.
  *
  */
 public final class HopGuiDriver extends GuiRobot {
