@@ -1,6 +1,9 @@
 package io.eventtime.hop;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hop.core.Const;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.row.IRowMeta;
@@ -12,6 +15,7 @@ import org.apache.hop.pipeline.transform.ITransformMeta;
 import org.apache.hop.pipeline.transform.TransformMeta;
 import org.apache.hop.ui.core.PropsUi;
 import org.apache.hop.ui.core.dialog.BaseDialog;
+import org.apache.hop.ui.core.gui.GuiResource;
 import org.apache.hop.ui.core.widget.ColumnInfo;
 import org.apache.hop.ui.core.widget.ComboVar;
 import org.apache.hop.ui.core.widget.TableView;
@@ -38,6 +42,7 @@ import org.eclipse.swt.widgets.Text;
 public abstract class EventTransformDialog extends BaseTransformDialog {
   private final Class<?> pkg;
   private final String prefix;
+  private final Map<Control, Label> labels = new HashMap<>();
   protected ModifyListener lsMod;
   protected int middle;
   protected int margin;
@@ -51,6 +56,11 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
 
   /** Adds the settings below {@code above}, above the buttons; returns nothing, it lays out itself. */
   protected abstract void addSettings(Composite container, Control above, Control buttons);
+
+  /** Buttons that go between OK and Cancel at the bottom (e.g. Preview), made on {@code shell}. */
+  protected Button[] moreButtons(Shell shell) {
+    return new Button[0];
+  }
 
   /** The smallest size the dialog opens at, so that its tables show a few rows. */
   protected int minimumWidth() {
@@ -102,9 +112,12 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
 
     wOk = new Button(shell, SWT.PUSH);
     wOk.setText(BaseMessages.getString(PKG_SYSTEM, "System.Button.OK"));
+    List<Button> buttons = new ArrayList<>(List.of(wOk));
+    buttons.addAll(List.of(moreButtons(shell)));
     wCancel = new Button(shell, SWT.PUSH);
     wCancel.setText(BaseMessages.getString(PKG_SYSTEM, "System.Button.Cancel"));
-    setButtonPositions(new Button[] {wOk, wCancel}, margin, null);
+    buttons.add(wCancel);
+    setButtonPositions(buttons.toArray(Button[]::new), margin, null);
     wOk.addListener(SWT.Selection, e -> ok());
     wCancel.addListener(SWT.Selection, e -> cancel());
 
@@ -172,6 +185,24 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
     return c;
   }
 
+  /**
+   * Enables or disables a setting's widget and makes it look so: Hop gives every widget fixed
+   * colours, which GTK keeps on a disabled one, so the widget and its label are greyed here.
+   */
+  protected void enable(Control widget, boolean enabled) {
+    widget.setEnabled(enabled);
+    GuiResource colours = GuiResource.getInstance();
+    Control input = widget instanceof TextVar t ? t.getTextWidget() : widget instanceof ComboVar c ? c.getCComboWidget() : null;
+    if (input != null) {
+      input.setBackground(enabled ? colours.getColorWhite() : colours.getColorLightGray());
+      input.setForeground(enabled ? colours.getColorBlack() : colours.getColorDarkGray());
+    }
+    Label label = labels.get(widget);
+    if (label != null) {
+      label.setForeground(enabled ? colours.getColorBlack() : colours.getColorDarkGray());
+    }
+  }
+
   private Label label(Composite parent, String key, Control above) {
     Label label = new Label(parent, SWT.RIGHT);
     label.setText(message(key + ".Label"));
@@ -200,7 +231,7 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
 
   /** A labelled text line that takes variables, with a button at its right (e.g. Browse). */
   protected TextVar text(Composite parent, String key, Control above, Button button) {
-    label(parent, key, above);
+    Label label = label(parent, key, above);
     if (button != null) {
       FormData fb = new FormData();
       fb.right = new FormAttachment(100, 0);
@@ -213,29 +244,32 @@ public abstract class EventTransformDialog extends BaseTransformDialog {
     PropsUi.setLook(w);
     w.addModifyListener(lsMod);
     place(w, above, button);
+    labels.put(w, label);
     return w;
   }
 
   /** A labelled combo box that takes variables too. */
   protected ComboVar combo(Composite parent, String key, Control above, String... items) {
-    label(parent, key, above);
+    Label label = label(parent, key, above);
     ComboVar w = new ComboVar(variables, parent, SWT.SINGLE | SWT.LEFT | SWT.BORDER);
     w.setItems(items);
     w.setToolTipText(message(key + ".Tooltip"));
     PropsUi.setLook(w);
     w.addModifyListener(lsMod);
     place(w, above, null);
+    labels.put(w, label);
     return w;
   }
 
   /** A labelled check box. */
   protected Button checkbox(Composite parent, String key, Control above) {
-    label(parent, key, above);
+    Label label = label(parent, key, above);
     Button w = new Button(parent, SWT.CHECK);
     w.setToolTipText(message(key + ".Tooltip"));
     PropsUi.setLook(w);
     w.addListener(SWT.Selection, e -> baseTransformMeta.setChanged());
     place(w, above, null);
+    labels.put(w, label);
     return w;
   }
 

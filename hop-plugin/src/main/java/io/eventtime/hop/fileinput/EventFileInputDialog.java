@@ -5,15 +5,22 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.i18n.BaseMessages;
+import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.PipelinePreviewFactory;
 import org.apache.hop.pipeline.transform.ITransformDialog;
 import org.apache.hop.ui.core.PropsUi;
 import org.apache.hop.ui.core.dialog.BaseDialog;
+import org.apache.hop.ui.core.dialog.EnterNumberDialog;
+import org.apache.hop.ui.core.dialog.EnterTextDialog;
 import org.apache.hop.ui.core.dialog.ErrorDialog;
+import org.apache.hop.ui.core.dialog.PreviewRowsDialog;
 import org.apache.hop.ui.core.widget.ColumnInfo;
 import org.apache.hop.ui.core.widget.ComboVar;
 import org.apache.hop.ui.core.widget.TableView;
 import org.apache.hop.ui.core.widget.TextVar;
+import org.apache.hop.ui.pipeline.dialog.PipelinePreviewProgressDialog;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.layout.FormAttachment;
 import org.eclipse.swt.layout.FormData;
@@ -39,6 +46,7 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
   TextVar wLineNumberField;
   TableView wFields;
   Button wGetFields;
+  Button wPreview;
 
   public EventFileInputDialog(Shell parent, IVariables variables, EventFileInputMeta meta, PipelineMeta pipelineMeta) {
     super(parent, variables, meta, pipelineMeta, PKG, "EventFileInputDialog");
@@ -95,8 +103,51 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
 
   private void enableForFormat() {
     boolean csv = !"ndjson".equalsIgnoreCase(wFormat.getText().trim());
-    wDelimiter.setEnabled(csv);
-    wHeader.setEnabled(csv);
+    enable(wDelimiter, csv);
+    enable(wHeader, csv);
+  }
+
+  @Override
+  protected Button[] moreButtons(Shell shell) {
+    wPreview = new Button(shell, SWT.PUSH);
+    wPreview.setText(BaseMessages.getString(PKG, "System.Button.Preview"));
+    wPreview.setToolTipText(message("Preview.Tooltip"));
+    wPreview.addListener(SWT.Selection, e -> preview());
+    return new Button[] {wPreview};
+  }
+
+  /**
+   * Runs the transform, as the dialog has it, in a pipeline of its own for as many rows as asked,
+   * and shows them, as Hop's CSV Input does; the log comes first when the run had errors.
+   */
+  private void preview() {
+    EventFileInputMeta current = new EventFileInputMeta();
+    current.setDefault();
+    saveInto(current);
+    String name = wTransformName.getText();
+    PipelineMeta previewMeta = PipelinePreviewFactory.generatePreviewPipeline(pipelineMeta.getMetadataProvider(),
+        current, name);
+    int size = new EnterNumberDialog(shell, props.getDefaultPreviewSize(), message("Preview.Size.Title"),
+        message("Preview.Size.Message")).open();
+    if (size <= 0) {
+      return;
+    }
+    PipelinePreviewProgressDialog progress = new PipelinePreviewProgressDialog(shell, variables, previewMeta,
+        new String[] {name}, new int[] {size});
+    progress.open();
+    if (progress.isCancelled()) {
+      return;
+    }
+    Pipeline pipeline = progress.getPipeline();
+    String log = progress.getLoggingText();
+    if (pipeline != null && pipeline.getResult() != null && pipeline.getResult().getNrErrors() > 0) {
+      EnterTextDialog errors = new EnterTextDialog(shell, BaseMessages.getString(PKG, "System.Dialog.PreviewError.Title"),
+          BaseMessages.getString(PKG, "System.Dialog.PreviewError.Message"), log, true);
+      errors.setReadOnly();
+      errors.open();
+    }
+    new PreviewRowsDialog(shell, variables, SWT.NONE, name, progress.getPreviewRowsMeta(name),
+        progress.getPreviewRows(name), log).open();
   }
 
   /** Proposes the fields from the first lines of the first file, as the settings in the dialog list it. */

@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,34 +31,61 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventFileInput.Name",
     description = "i18n::EventFileInput.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventFileInput.Keywords")
+    keywords = "i18n::EventFileInput.Keywords",
+    documentationUrl = Documentation.PAGES + "event-file-input.md")
 public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventFileInputData> {
   private static final Class<?> PKG = EventFileInputMeta.class;
 
-  @HopMetadataProperty(groupKey = "files", key = "file")
+  @HopMetadataProperty(
+      groupKey = "files",
+      key = "file",
+      injectionGroupKey = "FILES",
+      injectionGroupDescription = "EventFileInputMeta.Injection.FILES")
   private List<InputFile> files;
 
   /** ndjson or csv. */
-  @HopMetadataProperty(key = "format")
+  @HopMetadataProperty(
+      key = "format",
+      injectionKey = "FORMAT",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FORMAT")
   private String format;
 
-  @HopMetadataProperty(key = "csv_delimiter")
+  @HopMetadataProperty(
+      key = "csv_delimiter",
+      injectionKey = "CSV_DELIMITER",
+      injectionKeyDescription = "EventFileInputMeta.Injection.CSV_DELIMITER")
   private String csvDelimiter;
 
-  @HopMetadataProperty(key = "csv_header")
+  @HopMetadataProperty(
+      key = "csv_header",
+      injectionKey = "CSV_HEADER",
+      injectionKeyDescription = "EventFileInputMeta.Injection.CSV_HEADER")
   private boolean csvHeader;
 
-  @HopMetadataProperty(groupKey = "fields", key = "field")
+  @HopMetadataProperty(
+      groupKey = "fields",
+      key = "field",
+      injectionGroupKey = "FIELDS",
+      injectionGroupDescription = "EventFileInputMeta.Injection.FIELDS")
   private List<InputField> fields;
 
   /** The zone of date-time text written without one. */
-  @HopMetadataProperty(key = "time_zone")
+  @HopMetadataProperty(
+      key = "time_zone",
+      injectionKey = "TIME_ZONE",
+      injectionKeyDescription = "EventFileInputMeta.Injection.TIME_ZONE")
   private String timeZone;
 
-  @HopMetadataProperty(key = "filename_field")
+  @HopMetadataProperty(
+      key = "filename_field",
+      injectionKey = "FILENAME_FIELD",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FILENAME_FIELD")
   private String filenameField;
 
-  @HopMetadataProperty(key = "line_number_field")
+  @HopMetadataProperty(
+      key = "line_number_field",
+      injectionKey = "LINE_NUMBER_FIELD",
+      injectionKeyDescription = "EventFileInputMeta.Injection.LINE_NUMBER_FIELD")
   private String lineNumberField;
 
   public EventFileInputMeta() {

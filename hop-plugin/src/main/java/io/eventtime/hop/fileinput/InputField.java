@@ -7,13 +7,22 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
  * for Date and Timestamp fields the pattern of the text (blank for ISO-8601).
  */
 public class InputField {
-  @HopMetadataProperty(key = "name")
+  @HopMetadataProperty(
+      key = "name",
+      injectionKey = "FIELD_NAME",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FIELD_NAME")
   private String name;
 
-  @HopMetadataProperty(key = "type")
+  @HopMetadataProperty(
+      key = "type",
+      injectionKey = "FIELD_TYPE",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FIELD_TYPE")
   private String type;
 
-  @HopMetadataProperty(key = "format")
+  @HopMetadataProperty(
+      key = "format",
+      injectionKey = "FIELD_TIME_FORMAT",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FIELD_TIME_FORMAT")
   private String format;
 
   public InputField() {}

@@ -4,11 +4,17 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
 
 /** One entry of the file list: a file, or a folder and a regular expression its file names match. */
 public class InputFile {
-  @HopMetadataProperty(key = "name")
+  @HopMetadataProperty(
+      key = "name",
+      injectionKey = "FILE_NAME",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FILE_NAME")
   private String name;
 
   /** A regular expression on the file names of a folder, e.g. {@code .*\.ndjson}; blank for all. */
-  @HopMetadataProperty(key = "mask")
+  @HopMetadataProperty(
+      key = "mask",
+      injectionKey = "FILE_MASK",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FILE_MASK")
   private String mask;
 
   public InputFile() {}

@@ -78,8 +78,8 @@ public class EventFileOutputDialog extends EventTransformDialog implements ITran
 
   private void enableForFormat() {
     boolean csv = !"ndjson".equalsIgnoreCase(wFormat.getText().trim());
-    wDelimiter.setEnabled(csv);
-    wHeader.setEnabled(csv);
+    enable(wDelimiter, csv);
+    enable(wHeader, csv);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileoutput;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,31 +26,54 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventFileOutput.Name",
     description = "i18n::EventFileOutput.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventFileOutput.Keywords")
+    keywords = "i18n::EventFileOutput.Keywords",
+    documentationUrl = Documentation.PAGES + "event-file-output.md")
 public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, EventFileOutputData> {
   private static final Class<?> PKG = EventFileOutputMeta.class;
   public static final String[] FORMATS = {"ndjson", "csv"};
 
-  @HopMetadataProperty(key = "filename")
+  @HopMetadataProperty(
+      key = "filename",
+      injectionKey = "FILENAME",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.FILENAME")
   private String filename;
 
   /** ndjson or csv. */
-  @HopMetadataProperty(key = "format")
+  @HopMetadataProperty(
+      key = "format",
+      injectionKey = "FORMAT",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.FORMAT")
   private String format;
 
-  @HopMetadataProperty(key = "csv_delimiter")
+  @HopMetadataProperty(
+      key = "csv_delimiter",
+      injectionKey = "CSV_DELIMITER",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.CSV_DELIMITER")
   private String csvDelimiter;
 
-  @HopMetadataProperty(key = "csv_header")
+  @HopMetadataProperty(
+      key = "csv_header",
+      injectionKey = "CSV_HEADER",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.CSV_HEADER")
   private boolean csvHeader;
 
-  @HopMetadataProperty(key = "append")
+  @HopMetadataProperty(
+      key = "append",
+      injectionKey = "APPEND",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.APPEND")
   private boolean append;
 
-  @HopMetadataProperty(key = "create_parent_folder")
+  @HopMetadataProperty(
+      key = "create_parent_folder",
+      injectionKey = "CREATE_PARENT_FOLDER",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.CREATE_PARENT_FOLDER")
   private boolean createParentFolder;
 
-  @HopMetadataProperty(groupKey = "fields", key = "field")
+  @HopMetadataProperty(
+      groupKey = "fields",
+      key = "field",
+      injectionGroupKey = "FIELDS",
+      injectionGroupDescription = "EventFileOutputMeta.Injection.FIELDS")
   private List<OutputField> fields;
 
   public EventFileOutputMeta() {

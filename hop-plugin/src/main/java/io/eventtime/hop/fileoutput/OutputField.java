@@ -4,7 +4,10 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
 
 /** One field to write, by name; the fields are written in the order listed. */
 public class OutputField {
-  @HopMetadataProperty(key = "name")
+  @HopMetadataProperty(
+      key = "name",
+      injectionKey = "FIELD_NAME",
+      injectionKeyDescription = "EventFileOutputMeta.Injection.FIELD_NAME")
   private String name;
 
   public OutputField() {}

@@ -1,5 +1,6 @@
 package io.eventtime.hop.stamp;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.EventTimeReader;
 import io.eventtime.hop.Settings;
 import java.util.List;
@@ -27,24 +28,40 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     name = "i18n::EventTimeStamp.Name",
     description = "i18n::EventTimeStamp.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventTimeStamp.Keywords")
+    keywords = "i18n::EventTimeStamp.Keywords",
+    documentationUrl = Documentation.PAGES + "event-time-stamp.md")
 public class EventTimeStampMeta extends BaseTransformMeta<EventTimeStamp, EventTimeStampData> {
   private static final Class<?> PKG = EventTimeStampMeta.class;
 
-  @HopMetadataProperty(key = "time_field")
+  @HopMetadataProperty(
+      key = "time_field",
+      injectionKey = "TIME_FIELD",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_FIELD")
   private String timeField;
 
-  @HopMetadataProperty(key = "time_format")
+  @HopMetadataProperty(
+      key = "time_format",
+      injectionKey = "TIME_FORMAT",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_FORMAT")
   private String timeFormat;
 
-  @HopMetadataProperty(key = "epoch_unit")
+  @HopMetadataProperty(
+      key = "epoch_unit",
+      injectionKey = "EPOCH_UNIT",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.EPOCH_UNIT")
   private String epochUnit;
 
-  @HopMetadataProperty(key = "time_zone")
+  @HopMetadataProperty(
+      key = "time_zone",
+      injectionKey = "TIME_ZONE",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.TIME_ZONE")
   private String timeZone;
 
   /** The Timestamp field to write; blank replaces the time field itself. */
-  @HopMetadataProperty(key = "output_field")
+  @HopMetadataProperty(
+      key = "output_field",
+      injectionKey = "OUTPUT_FIELD",
+      injectionKeyDescription = "EventTimeStampMeta.Injection.OUTPUT_FIELD")
   private String outputField;
 
   @Override

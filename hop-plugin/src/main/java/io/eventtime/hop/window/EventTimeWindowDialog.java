@@ -50,7 +50,9 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
   TextVar wStartField;
   TextVar wEndField;
   TableView wGroup;
+  Button wGetGroup;
   TableView wAggregates;
+  Button wGetAggregates;
   ComboVar wLateTarget;
   TextVar wLateReason;
   TextVar wIdleTimeout;
@@ -86,15 +88,23 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wKind.addModifyListener(e -> enableForKind());
 
     Composite groups = tab("Tab.Aggregates");
+    wGetGroup = getFieldsButton(groups, "Group.GetFields");
     wGroup = table(groups, "Group", null, null, input.getGroupFields().size(),
         new ColumnInfo(message("Group.Column.Field"), ColumnInfo.COLUMN_TYPE_CCOMBO, fields, false));
-    FormData groupData = (FormData) wGroup.getLayoutData();
-    groupData.bottom = new FormAttachment(35, 0);
+    besideTable(wGetGroup, wGroup);
+    ((FormData) wGroup.getLayoutData()).bottom = new FormAttachment(35, 0);
+    // a row per field, named as the field: the aggregate is left for the user to choose
+    wGetGroup.addListener(SWT.Selection, e -> getFieldsFromPrevious(variables, pipelineMeta,
+        pipelineMeta.findTransform(transformName), wGroup, 1, new int[] {1}, null, -1, -1, null));
+    wGetAggregates = getFieldsButton(groups, "Aggregates.GetFields");
     wAggregates = table(groups, "Aggregates", wGroup, null, input.getAggregates().size(),
         new ColumnInfo(message("Aggregates.Column.Field"), ColumnInfo.COLUMN_TYPE_CCOMBO, fields, false),
         new ColumnInfo(message("Aggregates.Column.Aggregate"), ColumnInfo.COLUMN_TYPE_CCOMBO,
             WindowSettings.AGGREGATES, true),
         new ColumnInfo(message("Aggregates.Column.Output"), ColumnInfo.COLUMN_TYPE_TEXT, false));
+    besideTable(wGetAggregates, wAggregates);
+    wGetAggregates.addListener(SWT.Selection, e -> getFieldsFromPrevious(variables, pipelineMeta,
+        pipelineMeta.findTransform(transformName), wAggregates, 1, new int[] {1, 3}, null, -1, -1, null));
 
     Composite late = tab("Tab.Late");
     wLateTarget = combo(late, "LateTarget", null, nextTransforms());
@@ -114,6 +124,24 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wTabs.setSelection(0);
   }
 
+  private Button getFieldsButton(Composite parent, String key) {
+    Button button = new Button(parent, SWT.PUSH);
+    button.setText(message(key));
+    button.setToolTipText(message(key + ".Tooltip"));
+    PropsUi.setLook(button);
+    return button;
+  }
+
+  /** Puts a Get fields button at the right of the top of its table, as Hop's Group By dialogs have it. */
+  private static void besideTable(Button button, TableView table) {
+    FormData tableData = (FormData) table.getLayoutData();
+    FormData fd = new FormData();
+    fd.right = new FormAttachment(100, 0);
+    fd.top = new FormAttachment(tableData.top.control, tableData.top.offset);
+    button.setLayoutData(fd);
+    tableData.right = new FormAttachment(button, -PropsUi.getMargin());
+  }
+
   private Composite tab(String key) {
     CTabItem item = new CTabItem(wTabs, SWT.NONE);
     item.setText(message(key));
@@ -126,10 +154,10 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
   private void enableForKind() {
     String kind = wKind.getText().trim().toLowerCase(Locale.ROOT);
     boolean variable = kind.contains("$");
-    wSize.setEnabled(variable || !kind.equals("session"));
-    wOffset.setEnabled(variable || !kind.equals("session"));
-    wSlide.setEnabled(variable || kind.equals("hopping"));
-    wGap.setEnabled(variable || kind.equals("session"));
+    enable(wSize, variable || !kind.equals("session"));
+    enable(wOffset, variable || !kind.equals("session"));
+    enable(wSlide, variable || kind.equals("hopping"));
+    enable(wGap, variable || kind.equals("session"));
   }
 
   @Override

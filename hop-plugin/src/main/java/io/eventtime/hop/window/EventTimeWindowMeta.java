@@ -1,5 +1,6 @@
 package io.eventtime.hop.window;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,77 +35,137 @@ import org.apache.hop.pipeline.transform.stream.StreamIcon;
     name = "i18n::EventTimeWindow.Name",
     description = "i18n::EventTimeWindow.Description",
     categoryDescription = "i18n::EventTime.Category",
-    keywords = "i18n::EventTimeWindow.Keywords")
+    keywords = "i18n::EventTimeWindow.Keywords",
+    documentationUrl = Documentation.PAGES + "event-time-window.md")
 public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
-  @HopMetadataProperty(key = "time_field")
+  @HopMetadataProperty(
+      key = "time_field",
+      injectionKey = "TIME_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.TIME_FIELD")
   private String timeField;
 
   /** A DateTimeFormatter pattern for String times; blank reads ISO-8601. */
-  @HopMetadataProperty(key = "time_format")
+  @HopMetadataProperty(
+      key = "time_format",
+      injectionKey = "TIME_FORMAT",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.TIME_FORMAT")
   private String timeFormat;
 
   /** milliseconds or seconds, for times given as whole epoch numbers. */
-  @HopMetadataProperty(key = "epoch_unit")
+  @HopMetadataProperty(
+      key = "epoch_unit",
+      injectionKey = "EPOCH_UNIT",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.EPOCH_UNIT")
   private String epochUnit;
 
   /** The zone of String times written without one. */
-  @HopMetadataProperty(key = "time_zone")
+  @HopMetadataProperty(
+      key = "time_zone",
+      injectionKey = "TIME_ZONE",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.TIME_ZONE")
   private String timeZone;
 
   /** tumbling, hopping or session. */
-  @HopMetadataProperty(key = "window_kind")
+  @HopMetadataProperty(
+      key = "window_kind",
+      injectionKey = "WINDOW_KIND",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_KIND")
   private String windowKind;
 
-  @HopMetadataProperty(key = "window_size")
+  @HopMetadataProperty(
+      key = "window_size",
+      injectionKey = "WINDOW_SIZE",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_SIZE")
   private String windowSize;
 
-  @HopMetadataProperty(key = "window_slide")
+  @HopMetadataProperty(
+      key = "window_slide",
+      injectionKey = "WINDOW_SLIDE",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_SLIDE")
   private String windowSlide;
 
-  @HopMetadataProperty(key = "session_gap")
+  @HopMetadataProperty(
+      key = "session_gap",
+      injectionKey = "SESSION_GAP",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.SESSION_GAP")
   private String sessionGap;
 
   /** Shifts the grid of tumbling and hopping windows; blank for none. */
-  @HopMetadataProperty(key = "window_offset")
+  @HopMetadataProperty(
+      key = "window_offset",
+      injectionKey = "WINDOW_OFFSET",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_OFFSET")
   private String windowOffset;
 
-  @HopMetadataProperty(groupKey = "group_by", key = "field")
+  @HopMetadataProperty(
+      groupKey = "group_by",
+      key = "field",
+      injectionGroupKey = "GROUP_BY",
+      injectionGroupDescription = "EventTimeWindowMeta.Injection.GROUP_BY")
   private List<GroupField> groupFields;
 
-  @HopMetadataProperty(groupKey = "aggregates", key = "aggregate")
+  @HopMetadataProperty(
+      groupKey = "aggregates",
+      key = "aggregate",
+      injectionGroupKey = "AGGREGATES",
+      injectionGroupDescription = "EventTimeWindowMeta.Injection.AGGREGATES")
   private List<WindowAggregate> aggregates;
 
-  @HopMetadataProperty(key = "window_start_field")
+  @HopMetadataProperty(
+      key = "window_start_field",
+      injectionKey = "WINDOW_START_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_START_FIELD")
   private String windowStartField;
 
-  @HopMetadataProperty(key = "window_end_field")
+  @HopMetadataProperty(
+      key = "window_end_field",
+      injectionKey = "WINDOW_END_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WINDOW_END_FIELD")
   private String windowEndField;
 
-  @HopMetadataProperty(key = "watermark_delay")
+  @HopMetadataProperty(
+      key = "watermark_delay",
+      injectionKey = "WATERMARK_DELAY",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.WATERMARK_DELAY")
   private String watermarkDelay;
 
   /** window or event. */
-  @HopMetadataProperty(key = "late_policy")
+  @HopMetadataProperty(
+      key = "late_policy",
+      injectionKey = "LATE_POLICY",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.LATE_POLICY")
   private String latePolicy;
 
   /** Kept in the target stream of the transform's IO metadata; serialised through the accessors. */
-  @HopMetadataProperty(key = "late_target")
+  @HopMetadataProperty(
+      key = "late_target",
+      injectionKey = "LATE_TARGET",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.LATE_TARGET")
   private String lateTargetTransform;
 
-  @HopMetadataProperty(key = "late_reason_field")
+  @HopMetadataProperty(
+      key = "late_reason_field",
+      injectionKey = "LATE_REASON_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.LATE_REASON_FIELD")
   private String lateReasonField;
 
   /** Wall-clock time without rows after which windows close by the clock; blank for never. */
-  @HopMetadataProperty(key = "idle_timeout")
+  @HopMetadataProperty(
+      key = "idle_timeout",
+      injectionKey = "IDLE_TIMEOUT",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.IDLE_TIMEOUT")
   private String idleTimeout;
 
   /**
    * A folder that carries the watermark and the open windows from one run to the next (the
    * core's state store); blank to emit every window at the end of the run.
    */
-  @HopMetadataProperty(key = "state_folder")
+  @HopMetadataProperty(
+      key = "state_folder",
+      injectionKey = "STATE_FOLDER",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.STATE_FOLDER")
   private String stateFolder;
 
   public EventTimeWindowMeta() {

@@ -4,7 +4,10 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
 
 /** One group-by field of the window transform: windows are kept per value of these fields. */
 public class GroupField {
-  @HopMetadataProperty(key = "name")
+  @HopMetadataProperty(
+      key = "name",
+      injectionKey = "GROUP_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.GROUP_FIELD")
   private String name;
 
   public GroupField() {}

@@ -8,13 +8,22 @@ import org.apache.hop.metadata.api.HopMetadataProperty;
  * the rows.
  */
 public class WindowAggregate {
-  @HopMetadataProperty(key = "field")
+  @HopMetadataProperty(
+      key = "field",
+      injectionKey = "AGGREGATE_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.AGGREGATE_FIELD")
   private String field;
 
-  @HopMetadataProperty(key = "type")
+  @HopMetadataProperty(
+      key = "type",
+      injectionKey = "AGGREGATE_TYPE",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.AGGREGATE_TYPE")
   private String aggregate;
 
-  @HopMetadataProperty(key = "output")
+  @HopMetadataProperty(
+      key = "output",
+      injectionKey = "AGGREGATE_OUTPUT",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.AGGREGATE_OUTPUT")
   private String outputName;
 
   public WindowAggregate() {}

@@ -2,6 +2,7 @@ package io.eventtime.hop.gui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Samples;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dialogs in a real HopGui, under Xvfb: HopGuiDriver runs HopGui in its own JVM, opens each
- * dialog, sets values, presses OK; this test checks what the transforms' settings then hold, and
- * that the screenshots of the palette and of each dialog were taken (into target/gui-screenshots,
+ * dialog, sets values, presses OK; this test checks what the transforms' settings then hold, what
+ * the dialogs' Get fields, Preview and Help buttons did, how a disabled setting looks, and that the
+ * screenshots of the palette and of each dialog were taken (into target/gui-screenshots,
  * or docs/images with -Deventtime.docs.images=true). Every wait is bounded: the GUI JVM is killed
  * after 4 minutes.
  */
@@ -61,6 +63,36 @@ class HopGuiDialogsTest {
     assertThat(r.getProperty("plugin.EventFileOutput"))
         .isEqualTo("Event File Output | Event time | io/eventtime/hop/fileoutput/event-file-output.svg");
 
+    // Help opens each transform's page in docs/hop/ of the project's repository
+    for (String[] plugin : new String[][] {{"EventTimeWindow", "event-time-window.md"},
+        {"EventTimeStamp", "event-time-stamp.md"}, {"EventFileInput", "event-file-input.md"},
+        {"EventFileOutput", "event-file-output.md"}}) {
+      assertThat(r.getProperty("help." + plugin[0])).isEqualTo(Documentation.PAGES + plugin[1]);
+      assertThat(Path.of("../docs/hop", plugin[1])).as("the page of " + plugin[0]).isRegularFile();
+    }
+    assertThat(r.getProperty("window.help")).isEqualTo(Documentation.PAGES + "event-time-window.md");
+    assertThat(r.getProperty("input.help")).isEqualTo(Documentation.PAGES + "event-file-input.md");
+    assertThat(List.of(r.getProperty("window.helpWindow"), r.getProperty("input.helpWindow")))
+        .as("no 'help is not available' window").containsExactly("none", "none");
+
+    // Get fields beside Group by and Aggregates: the fields coming in (the aggregate left to choose)
+    assertThat(r.getProperty("window.getGroup")).isEqualTo("merchant,amount,event_time");
+    assertThat(r.getProperty("window.getAggregates"))
+        .isEqualTo("/count/events,merchant//merchant,amount//amount,event_time//event_time");
+
+    // a setting the chosen kind or format does not use is disabled and looks so: grey on grey
+    assertThat(r.getProperty("window.gapLook")).isEqualTo("disabled input 225,225,225 on 100,100,100, label 100,100,100");
+    assertThat(r.getProperty("window.slideLook")).isEqualTo("enabled input 254,254,254 on 0,0,0, label 0,0,0");
+    assertThat(r.getProperty("input.delimiterLook")).isEqualTo("disabled input 225,225,225 on 100,100,100, label 100,100,100");
+
+    // Preview of Event File Input: the first 3 rows of the file, as the dialog has the settings
+    // (merchant, amount, event_time as Hop shows a Timestamp, file, line)
+    Path events = Samples.folder().resolve("data/events.ndjson");
+    assertThat(r.getProperty("input.preview")).isEqualTo(
+        "acme/250/2026/07/18 10:00:03.000000000/" + events + "/1,"
+            + "globex/42/2026/07/18 10:00:07.000000000/" + events + "/2,"
+            + "acme/980/2026/07/18 10:01:12.000000000/" + events + "/3");
+
     // the session gap keeps its default: it is not used by hopping windows, and its line is disabled
     assertThat(run.values("window", 17)).containsExactly("event_time", "yyyy-MM-dd HH:mm:ss", "seconds",
         "Europe/Paris", "hopping", "10 MINUTES", "${SLIDE}", "5 MINUTES", "1 MINUTE", "2 MINUTES", "event", "from", "to",
@@ -84,7 +116,7 @@ class HopGuiDialogsTest {
     for (String image : List.of("hop-pipeline.png", "hop-palette.png", "hop-event-time-window-dialog.png",
         "hop-event-time-window-dialog-time.png", "hop-event-time-window-dialog-aggregates.png",
         "hop-event-time-window-dialog-late.png", "hop-event-time-stamp-dialog.png", "hop-event-file-input-dialog.png",
-        "hop-event-file-output-dialog.png")) {
+        "hop-event-file-output-dialog.png", "hop-event-file-input-preview.png")) {
       BufferedImage png = ImageIO.read(images.resolve(image).toFile());
       assertThat(png).as(image).isNotNull();
       assertThat(png.getWidth() + "x" + png.getHeight()).as(image).isEqualTo(r.getProperty("image." + image));

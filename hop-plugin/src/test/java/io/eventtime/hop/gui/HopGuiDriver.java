@@ -1,6 +1,7 @@
 package io.eventtime.hop.gui;
 
 import io.eventtime.hop.fileinput.EventFileInputMeta;
+import io.eventtime.hop.fileinput.InputField;
 import io.eventtime.hop.fileoutput.EventFileOutputMeta;
 import io.eventtime.hop.fileoutput.OutputField;
 import io.eventtime.hop.stamp.EventTimeStampMeta;
@@ -49,8 +50,10 @@ import org.eclipse.swt.widgets.Text;
 /**
  * Runs in its own JVM under Xvfb: starts the real HopGui (its main), then, from another thread,
  * opens a pipeline of our four transforms, shows the palette filtered on them, and opens each
- * transform's dialog the way a double click does, fills it in, presses OK, and writes what the
- * transform's settings then hold to a results file. Screenshots go to the images folder.
+ * transform's dialog the way a double click does, presses its Get fields, Preview and Help
+ * buttons, fills it in, presses OK, and writes what the buttons did, how disabled settings look
+ * and what the transform's settings then hold to a results file. Screenshots go to the images
+ * folder.
  *
  */
 public final class HopGuiDriver extends GuiRobot {
@@ -93,6 +96,9 @@ public final class HopGuiDriver extends GuiRobot {
     p.setName("event-time");
     EventFileInputMeta in = new EventFileInputMeta();
     in.setDefault();
+    // the fields a user has after Get fields (the time is stamped next): what Get fields in the window finds
+    in.setFields(List.of(new InputField("merchant", "String", null), new InputField("amount", "Integer", null),
+        new InputField("event_time", "String", null)));
     EventTimeStampMeta stamp = new EventTimeStampMeta();
     stamp.setDefault();
     EventTimeWindowMeta window = new EventTimeWindowMeta();
@@ -166,6 +172,7 @@ public final class HopGuiDriver extends GuiRobot {
         String id = plugin.getIds()[0];
         if (id.startsWith("Event")) {
           results.put("plugin." + id, plugin.getName() + " | " + plugin.getCategory() + " | " + plugin.getImageFile());
+          results.put("help." + id, plugin.getDocumentationUrl());
         }
       }
       return null;
@@ -178,6 +185,7 @@ public final class HopGuiDriver extends GuiRobot {
     Map<String, Control> w = widgets(shell, pkg, "EventTimeWindowDialog", "TimeField", "TimeFormat", "EpochUnit",
         "TimeZone", "Kind", "Size", "Slide", "Gap", "Offset", "Delay", "Policy", "StartField", "EndField",
         "LateTarget", "LateReason", "IdleTimeout", "StateFolder");
+    getFieldsOfTheWindow(shell, pkg);
     ui(() -> {
       set(w, "TimeField", "event_time");
       set(w, "TimeFormat", "yyyy-MM-dd HH:mm:ss");
@@ -200,8 +208,11 @@ public final class HopGuiDriver extends GuiRobot {
       fill(tables.get(1), new String[] {"", "count", "n"}, new String[] {"amount", "sum", "total"});
       results.put("window.gapEnabled", String.valueOf(w.get("Gap").isEnabled()));
       results.put("window.slideEnabled", String.valueOf(w.get("Slide").isEnabled()));
+      results.put("window.gapLook", look(shell, w, pkg, "EventTimeWindowDialog", "Gap"));
+      results.put("window.slideLook", look(shell, w, pkg, "EventTimeWindowDialog", "Slide"));
       return null;
     });
+    help(shell, "window");
     CTabFolder tabs = ui(() -> find(shell, CTabFolder.class, c -> true));
     String[] names = {"time", "windows", "aggregates", "late"};
     for (int i = names.length - 1; i >= 0; i--) {
@@ -228,6 +239,76 @@ public final class HopGuiDriver extends GuiRobot {
       TransformMeta target = m.getTransformIOMeta().getTargetStreams().get(0).getTransformMeta();
       return target == null ? null : target.getName();
     })));
+  }
+
+  /** Presses the two Get fields buttons of the group-by tab, and records the tables they filled. */
+  private void getFieldsOfTheWindow(Shell shell, Class<?> pkg) throws Exception {
+    String getFields = BaseMessages.getString(pkg, "EventTimeWindowDialog.Group.GetFields");
+    List<Button> buttons = ui(() -> all(shell, Button.class).stream().filter(b -> getFields.equals(b.getText())).toList());
+    if (buttons.size() != 2) {
+      throw new IllegalStateException("expected the Get fields buttons of Group by and Aggregates, found " + buttons);
+    }
+    for (Button button : buttons) {
+      // it asks what to do with rows already there in a window of its own: pressed as a click would, later
+      uiLater(() -> button.notifyListeners(SWT.Selection, new Event()));
+      pause(800);
+    }
+    ui(() -> {
+      List<TableView> tables = all(shell, TableView.class);
+      results.put("window.getGroup", rows(tables.get(0)));
+      results.put("window.getAggregates", rows(tables.get(1)));
+      return null;
+    });
+  }
+
+  /** The rows of a table, / between the columns (the row number left out), comma between rows. */
+  private static String rows(TableView table) {
+    List<String> rows = new ArrayList<>();
+    for (org.eclipse.swt.widgets.TableItem item : table.table.getItems()) {
+      List<String> cells = new ArrayList<>();
+      for (int c = 1; c < table.table.getColumnCount(); c++) {
+        cells.add(item.getText(c));
+      }
+      rows.add(String.join("/", cells));
+    }
+    return String.join(",", rows);
+  }
+
+  /** How a setting looks: enabled or not, the colours of its input and of its label (RGB). */
+  private static String look(Shell shell, Map<String, Control> widgets, Class<?> pkg, String prefix, String key) {
+    Control input = widgets.get(key);
+    String tooltip = BaseMessages.getString(pkg, prefix + "." + key + ".Tooltip");
+    org.eclipse.swt.widgets.Label label = find(shell, org.eclipse.swt.widgets.Label.class,
+        l -> tooltip.equals(l.getToolTipText()));
+    return (input.isEnabled() ? "enabled" : "disabled") + " input " + rgb(input.getBackground()) + " on "
+        + rgb(input.getForeground()) + ", label " + rgb(Objects.requireNonNull(label, "no label for " + key).getForeground());
+  }
+
+  private static String rgb(org.eclipse.swt.graphics.Color c) {
+    return c.getRed() + "," + c.getGreen() + "," + c.getBlue();
+  }
+
+  /**
+   * Presses Help as a click does and records the address the desktop was asked to open: the
+   * test's desktop opens web addresses with a script that writes them to a file.
+   */
+  private void help(Shell shell, String prefix) throws Exception {
+    Path opened = work.resolve("opened-urls.txt");
+    Files.deleteIfExists(opened);
+    String help = BaseMessages.getString(HopGuiDriver.class, "System.Button.Help");
+    uiLater(() -> find(shell, Button.class, b -> help.equals(b.getText())).notifyListeners(SWT.Selection, new Event()));
+    String url = waitFor("the desktop to be asked to open the help of " + prefix, 20_000,
+        () -> Files.exists(opened) && !Files.readString(opened).isBlank() ? Files.readString(opened).strip() : null);
+    results.put(prefix + ".help", url);
+    Shell other = ui(() -> {
+      for (Shell s : display.getShells()) {
+        if (s != shell && s != HopGui.getInstance().getShell() && !s.isDisposed() && s.isVisible()) {
+          return s;
+        }
+      }
+      return null;
+    });
+    results.put(prefix + ".helpWindow", other == null ? "none" : other.getText());
   }
 
   private void stampDialog(HopGuiPipelineGraph graph) throws Exception {
@@ -264,10 +345,13 @@ public final class HopGuiDriver extends GuiRobot {
       ((Button) w.get("Header")).setSelection(false);
       Button get = find(shell, Button.class, b -> getFields.equals(b.getText()));
       get.notifyListeners(SWT.Selection, new Event());
+      results.put("input.delimiterLook", look(shell, w, EventFileInputMeta.class, "EventFileInputDialog", "Delimiter"));
       return null;
     });
     pause(800);
     screenshot(ui(shell::getBounds), "hop-event-file-input-dialog.png");
+    help(shell, "input");
+    preview(shell);
     pressOk(shell);
     waitClosed(shell);
     EventFileInputMeta m = (EventFileInputMeta) ui(() -> graph.getPipelineMeta().findTransform("Read events").getTransform());
@@ -276,6 +360,32 @@ public final class HopGuiDriver extends GuiRobot {
         m.getLineNumberField()));
     results.put("input.fields", m.getFields().stream().map(f -> f.getName() + "/" + f.getType() + "/" + f.getFormat())
         .collect(Collectors.joining(",")));
+  }
+
+  /** Presses Preview, asks for 3 rows, and records the rows the preview window shows. */
+  private void preview(Shell shell) throws Exception {
+    String previewText = BaseMessages.getString(HopGuiDriver.class, "System.Button.Preview");
+    uiLater(() -> find(shell, Button.class, b -> previewText.equals(b.getText())).notifyListeners(SWT.Selection, new Event()));
+    Shell size = waitForShell(BaseMessages.getString(EventFileInputMeta.class, "EventFileInputDialog.Preview.Size.Title"));
+    ui(() -> {
+      find(size, Text.class, t -> true).setText("3");
+      return null;
+    });
+    pressOk(size);
+    Shell rows = waitForShell(BaseMessages.getString(org.apache.hop.ui.core.dialog.PreviewRowsDialog.class,
+        "PreviewRowsDialog.Title"));
+    ui(() -> {
+      // without a window manager the preview opens small: large enough for its rows in the picture
+      rows.setSize(Math.max(rows.getSize().x, 900), Math.max(rows.getSize().y, 260));
+      rows.layout(true, true);
+      results.put("input.preview", rows(find(rows, TableView.class, t -> true)));
+      return null;
+    });
+    pause(500);
+    // the window's inside: without a window manager its bounds reach below what X shows of it
+    screenshot(ui(() -> display.map(rows, null, rows.getClientArea())), "hop-event-file-input-preview.png");
+    press(rows, BaseMessages.getString(HopGuiDriver.class, "System.Button.Close"));
+    waitClosed(rows);
   }
 
   private void fileOutputDialog(HopGuiPipelineGraph graph) throws Exception {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -111,6 +112,7 @@ public final class VirtualDisplay implements AutoCloseable {
         .redirectOutput(work.resolve("gui.log").toFile());
     pb.environment().put("DISPLAY", name);
     pb.environment().put("GDK_BACKEND", "x11");
+    desktopThatRecordsWebAddresses(work, pb.environment());
     Process gui = pb.start();
     boolean ended = gui.waitFor(minutes, TimeUnit.MINUTES);
     if (!ended) {
@@ -123,6 +125,26 @@ public final class VirtualDisplay implements AutoCloseable {
       }
     }
     return new GuiRun(r, Files.readString(work.resolve("gui.log")), ended, ended ? gui.exitValue() : -1);
+  }
+
+  /**
+   * A desktop whose web browser is a script that appends each address it is asked to open to
+   * {@code opened-urls.txt} in the work folder: the GUI's Help buttons can be checked without a
+   * browser. GTK finds it through the XDG folders, set under the work folder.
+   */
+  private static void desktopThatRecordsWebAddresses(Path work, Map<String, String> environment) throws IOException {
+    Path data = work.resolve("xdg-data");
+    Path config = Files.createDirectories(work.resolve("xdg-config"));
+    Path script = work.resolve("record-url.sh");
+    Files.writeString(script, "#!/bin/sh\necho \"$1\" >> '" + work.resolve("opened-urls.txt") + "'\n");
+    script.toFile().setExecutable(true);
+    Files.writeString(Files.createDirectories(data.resolve("applications")).resolve("record-url.desktop"),
+        "[Desktop Entry]\nType=Application\nName=Record URL\nExec=" + script + " %u\nNoDisplay=true\n"
+            + "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n");
+    Files.writeString(config.resolve("mimeapps.list"), "[Default Applications]\n"
+        + "x-scheme-handler/http=record-url.desktop\nx-scheme-handler/https=record-url.desktop\n");
+    environment.put("XDG_DATA_HOME", data.toString());
+    environment.put("XDG_CONFIG_HOME", config.toString());
   }
 
   @Override

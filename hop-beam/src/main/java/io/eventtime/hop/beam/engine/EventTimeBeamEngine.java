@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam.engine;
 
+import io.eventtime.beam.EventTimeMetrics;
 import io.eventtime.hop.beam.BeamRunner;
 import io.eventtime.hop.beam.HopBeamRun;
 import io.eventtime.hop.beam.HopMetrics;
@@ -14,7 +15,11 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.hop.core.Result;
 import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.logging.ILogChannel;
 import org.apache.hop.core.logging.LogChannel;
+import org.apache.hop.core.logging.LoggingObjectType;
+import org.apache.hop.core.logging.SimpleLoggingObject;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.config.IPipelineEngineRunConfiguration;
@@ -26,6 +31,7 @@ import org.apache.hop.pipeline.engine.IEngineComponent;
 import org.apache.hop.pipeline.engine.IEngineMetric;
 import org.apache.hop.pipeline.engine.IPipelineEngine;
 import org.apache.hop.pipeline.engine.PipelineEngineCapabilities;
+import org.apache.hop.pipeline.transform.BaseTransform;
 
 /**
  * A Hop pipeline engine that translates the pipeline to Beam ({@link HopPipelineTranslator}) and
@@ -33,7 +39,8 @@ import org.apache.hop.pipeline.engine.PipelineEngineCapabilities;
  * life cycle (variables, parameters, listeners, log channel) and replaces the running of
  * transform threads with the Beam run; the rows each transform read, wrote and rejected, and
  * how many came late to a window, come back as the engine's metrics while it runs and when it
- * is done.
+ * is done. At the end it logs what the local engine logs: each transform's counts in Hop's
+ * "Finished processing" line, the contract's stats of each window, and how the run ended.
  *
  * <p>What the interface cannot give from Beam: previews and debugging of rows, sniffing,
  * pausing, the log text of each transform (Beam logs its workers' own way) and per-copy metrics
@@ -51,6 +58,7 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
   private Thread runThread;
   private ClassLoader runnerClassLoader;
   private Timer refresh;
+  private String runnerName;
 
   protected EventTimeBeamEngine() {
     super();
@@ -89,7 +97,8 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         args.add("--blockOnRun=false"); // so that the metrics come back while it runs
       }
       PipelineOptions options = s.runner().options(resolve(s.master()), resolve(s.parallelism()), args);
-      log.logBasic("Translating the pipeline for Beam's " + s.runner().name().toLowerCase() + " runner");
+      runnerName = s.runner().name().toLowerCase();
+      log.logBasic("Translating the pipeline for Beam's " + runnerName + " runner");
       translation = HopBeamRun.prepare(getPipelineMeta(), this, getMetadataProvider(), options);
       translation.notes().forEach(log::logBasic);
       metrics = metrics(Map.of(), ComponentExecutionStatus.STATUS_INIT);
@@ -127,23 +136,28 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
 
   private void run(ClassLoader loader) {
     Thread.currentThread().setContextClassLoader(loader);
+    String failure = null;
+    Throwable cause = null;
     try {
       beamResult = translation.pipeline().run();
       PipelineResult.State state = beamResult.waitUntilFinish();
       if (state != PipelineResult.State.DONE) {
-        beamErrors++;
-        log.logError("The Beam run ended " + state);
+        failure = "the Beam run ended " + state;
       } else {
         translation.commitStates();
       }
     } catch (RuntimeException e) {
-      beamErrors++;
-      log.logError("The Beam run failed: " + rootMessage(e), e);
+      failure = rootMessage(e);
+      cause = e;
     } finally {
+      if (failure != null) {
+        beamErrors++;
+      }
       translation.close();
       refresh.cancel();
       refreshMetrics(beamErrors == 0 ? ComponentExecutionStatus.STATUS_FINISHED : ComponentExecutionStatus.STATUS_STOPPED);
       setExecutionEndDate(new Date());
+      logTheEnd(failure, cause);
       setRunning(false);
       setFinished(true);
       try {
@@ -151,6 +165,41 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       } catch (HopException e) {
         log.logError("A listener of the end of the pipeline failed: " + e.getMessage(), e);
       }
+    }
+  }
+
+  /**
+   * What the local engine logs when a pipeline ends: each transform's counts in Hop's words, the
+   * contract's stats of each window, and how the run ended.
+   */
+  private void logTheEnd(String failure, Throwable cause) {
+    for (IEngineComponent c : metrics.getComponents()) {
+      ILogChannel channel = new LogChannel(new SimpleLoggingObject(c.getName(), LoggingObjectType.TRANSFORM, this), this);
+      Long late = metrics.getComponentMetric(c, METRIC_LATE);
+      String summary = BaseMessages.getString(BaseTransform.class, "BaseTransform.Log.SummaryInfo",
+          String.valueOf(c.getLinesInput()), String.valueOf(c.getLinesOutput()), String.valueOf(c.getLinesRead()),
+          String.valueOf(c.getLinesWritten()), "0", String.valueOf(c.getLinesRejected()))
+          + (translation.windowTransforms().contains(c.getName()) ? ", late " + (late == null ? 0 : late) : "");
+      if (c.getLinesInput() + c.getLinesOutput() + c.getLinesRead() + c.getLinesWritten() + c.getLinesRejected() > 0) {
+        channel.logBasic(summary);
+      } else {
+        channel.logDetailed(summary);
+      }
+      if (beamResult != null && translation.windowTransforms().contains(c.getName())) {
+        try {
+          channel.logBasic("Event time window stats: " + EventTimeMetrics.stats(beamResult, c.getName()).toJson());
+        } catch (RuntimeException e) {
+          channel.logError("The stats of the window could not be read from the Beam run: " + rootMessage(e));
+        }
+      }
+    }
+    String on = "Beam's " + runnerName + " runner with run configuration '" + getPipelineRunConfiguration().getName() + "'";
+    if (failure == null) {
+      log.logBasic("Execution finished on " + on);
+    } else if (cause == null) {
+      log.logError("Execution failed on " + on + ": " + failure);
+    } else {
+      log.logError("Execution failed on " + on + ": " + failure, cause);
     }
   }
 

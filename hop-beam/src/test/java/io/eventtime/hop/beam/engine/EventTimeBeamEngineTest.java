@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.hop.core.encryption.Encr;
 import org.apache.hop.core.gui.plugin.GuiPluginType;
 import org.apache.hop.core.gui.plugin.GuiWidgetElement;
+import org.apache.hop.core.logging.HopLogStore;
 import org.apache.hop.core.plugins.IPlugin;
 import org.apache.hop.core.plugins.PluginRegistry;
 import org.apache.hop.core.variables.Variables;
@@ -131,6 +132,27 @@ class EventTimeBeamEngineTest {
     assertThat(engine.getResult().getNrErrors()).isZero();
     assertThat(engine.getResult().getNrLinesRejected()).isEqualTo(2L);
     assertThat(engine.getComponents()).hasSize(5);
+  }
+
+  @Test
+  void aRunThatFailsLogsWhyAtItsEnd() throws Exception {
+    IHopMetadataProvider metadata = metadataWith(dir.resolve("metadata"), "direct", new BeamDirectRunConfiguration());
+    PipelineMeta meta = HopBeamTesting.load(HopBeamTesting.samples().resolve("sessions-late-and-rejected.hpl"));
+    Path notAFolder = Files.writeString(dir.resolve("not-a-folder"), "a file");
+    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "direct",
+        metadata, meta);
+    engine.setParameterValue("OUTPUT_FOLDER", notAFolder.toString());
+    engine.activateParameters(engine);
+    engine.execute();
+    engine.waitUntilFinished();
+
+    String log = HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString();
+    assertThat(engine.getErrors()).isEqualTo(1);
+    // the counts before the failure depend on the order the runner went in; the outcome does not
+    assertThat(HopRunTest.logMessages(log)).as(log).contains("sessions-late-and-rejected - ERROR: Execution failed on"
+        + " Beam's direct runner with run configuration 'direct': Could not create folder \"file://" + notAFolder
+        + "\" because it already exists and is a file.")
+        .noneMatch(line -> line.contains("Execution finished"));
   }
 
   @Test

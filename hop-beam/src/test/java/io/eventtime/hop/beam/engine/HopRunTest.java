@@ -39,6 +39,17 @@ class HopRunTest {
     String output = Files.readString(log);
     assertThat(hopRun.exitValue()).as(output).isZero();
     assertThat(output).contains("Translating the pipeline for Beam's direct runner");
+    // the end of the run, as the local engine logs it: each transform's counts (transforms by name), the
+    // window's stats, the outcome
+    assertThat(logMessages(output)).as(output).containsSequence(
+        "Read events - Finished processing (I=9, O=0, R=0, W=9, U=0, E=0)",
+        "Window - Finished processing (I=0, O=0, R=9, W=5, U=0, E=2), late 1",
+        "Window - Event time window stats: {\"stats\":{\"rows_in\":9,\"rows_out\":4,\"late_dropped\":1,"
+            + "\"windows_closed\":4,\"rows_folded\":6,\"rows_rejected\":2}}",
+        "Write late rows - Finished processing (I=0, O=1, R=1, W=1, U=0, E=0)",
+        "Write rejected rows - Finished processing (I=0, O=2, R=2, W=2, U=0, E=0)",
+        "Write windows - Finished processing (I=0, O=4, R=4, W=4, U=0, E=0)",
+        "sessions-late-and-rejected - Execution finished on Beam's direct runner with run configuration 'beam-direct'");
     assertThat(Files.readAllLines(out.resolve("sessions.ndjson"))).containsExactly(
         "{\"user\":\"bob\",\"window_start\":\"2026-03-01 10:01:00\",\"window_end\":\"2026-03-01 10:06:00\",\"events\":1,\"first_line\":2}",
         "{\"user\":\"ann\",\"window_start\":\"2026-03-01 10:00:00\",\"window_end\":\"2026-03-01 10:08:00\",\"events\":2,\"first_line\":1}",
@@ -52,5 +63,10 @@ class HopRunTest {
     assertThat(rejected.get(1)).isEqualTo("{\"user\":\"bob\",\"event_time\":null,\"line\":8,\"error_count\":1,"
         + "\"error_description\":\"field 'event_time': the time is null\",\"error_field\":\"event_time\","
         + "\"error_code\":\"EVENTTIME-REJECTED\"}");
+  }
+
+  /** The lines of a Hop log without their time stamps. */
+  static List<String> logMessages(String log) {
+    return log.lines().map(l -> l.replaceFirst("^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d - ", "")).toList();
   }
 }
