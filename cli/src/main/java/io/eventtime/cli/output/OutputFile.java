@@ -66,7 +66,13 @@ public record OutputFile(String flag, String uri, Path target) {
   public static Path realPath(Path path) throws IOException {
     Path existing = path.toAbsolutePath();
     Deque<Path> missing = new ArrayDeque<>();
+    int links = 0;
     while (existing.getParent() != null && !Files.exists(existing)) {
+      if (Files.isSymbolicLink(existing) && links++ < 40) {
+        // a link to a file not made yet: that file is the one the path names
+        existing = existing.getParent().resolve(Files.readSymbolicLink(existing));
+        continue;
+      }
       missing.push(existing.getFileName());
       existing = existing.getParent();
     }
