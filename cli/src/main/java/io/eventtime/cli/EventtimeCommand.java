@@ -42,7 +42,9 @@ import picocli.CommandLine.Parameters;
         "Runs SQL with event-time windows (TUMBLE, HOP, SESSION) over NDJSON files, as a stream: each",
         "window's row is printed as soon as the watermark closes it, one JSON object per line, then a",
         "last line with the run's stats. An error prints one line {\"error\":{\"code\":..,\"message\":..}}",
-        "and exits non-zero.",
+        "and exits non-zero (on stderr when stdout is what failed). A result that could not be written",
+        "(a full disk, a closed pipe) fails the run with IO_ERROR; a run that fails or is refused leaves",
+        "the --state as it was, and the stats line is printed only once the state is stored.",
         ""
     },
     footer = {
