@@ -1,8 +1,9 @@
 package io.eventtime.cli;
 
 import io.eventtime.cli.local.LocalRunner;
+import io.eventtime.cli.output.FileSink;
+import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
-import io.eventtime.cli.output.RowLog;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
@@ -41,7 +42,9 @@ import picocli.CommandLine.Parameters;
         "Runs SQL with event-time windows (TUMBLE, HOP, SESSION) over NDJSON files, as a stream: each",
         "window's row is printed as soon as the watermark closes it, one JSON object per line, then a",
         "last line with the run's stats. An error prints one line {\"error\":{\"code\":..,\"message\":..}}",
-        "and exits non-zero.",
+        "and exits non-zero (on stderr when stdout is what failed). A result that could not be written",
+        "(a full disk, a closed pipe) fails the run with IO_ERROR; a run that fails or is refused leaves",
+        "the --state as it was, and the stats line is printed only once the state is stored.",
         ""
     },
     footer = {
@@ -92,18 +95,24 @@ public final class EventtimeCommand implements Callable<Integer> {
 
   @Option(names = "--late-output", paramLabel = "URI",
       description = "Write each late row to this NDJSON file, with its source, line number, event time and "
-          + "the reason it was late. Example: --late-output file://late.ndjson")
+          + "the reason it was late. The rows go to a hidden file beside it, moved over it when the run ends; a run "
+          + "refused before it starts leaves it as it was, and a run that fails still leaves in it the rows counted "
+          + "before the failure. It must not be an input, in the --state directory, or the --rejected-output file. "
+          + "Example: --late-output file://late.ndjson")
   String lateOutput;
 
   @Option(names = "--rejected-output", paramLabel = "URI",
       description = "Write each rejected row (malformed line, missing or bad time, a value not of its "
-          + "column's type) to this NDJSON file, with its source, line number, field and reason. "
-          + "Example: --rejected-output file://rejected.ndjson")
+          + "column's type) to this NDJSON file, with its source, line number, field and reason; written as "
+          + "--late-output is. Example: --rejected-output file://rejected.ndjson")
   String rejectedOutput;
 
   @Option(names = "--state", paramLabel = "DIR",
-      description = "Carry the watermark and the open windows from one run to the next in this directory (not "
-          + "available yet in this build). Example: --state ./state")
+      description = "Carry the watermark and the open windows from one run to the next in this directory "
+          + "(created when missing; one directory per query; see docs/state.md). A run emits only the windows its "
+          + "watermark closes and stores the others; the new state replaces the old only after every result row "
+          + "and the late and rejected files are written, just before the stats line, so a run that fails or is "
+          + "refused leaves it as it was. Example: --state ./state")
   String state;
 
   @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
@@ -135,10 +144,12 @@ public final class EventtimeCommand implements Callable<Integer> {
 
   private final OutputStream out;
   private final PrintStream err;
+  private final FileSink files;
 
-  EventtimeCommand(OutputStream out, PrintStream err) {
+  EventtimeCommand(OutputStream out, PrintStream err, FileSink files) {
     this.out = out;
     this.err = err;
+    this.files = files;
   }
 
   @Override
@@ -162,14 +173,9 @@ public final class EventtimeCommand implements Callable<Integer> {
     if (sparkMaster != null && !chosenRunner.equals("spark")) {
       throw badFlag("--spark-master goes with --runner spark");
     }
-    Path stateDir = null;
-    if (state != null) {
-      try {
-        stateDir = Path.of(state.startsWith("file://") ? state.substring("file://".length()) : state);
-      } catch (InvalidPathException e) {
-        throw badFlag("--state " + state + " is not a directory path: e.g. --state ./state");
-      }
-    }
+    Path stateDir = stateDir();
+    OutputFile late = lateOutput == null ? null : OutputFile.parse("--late-output", lateOutput);
+    OutputFile rejected = rejectedOutput == null ? null : OutputFile.parse("--rejected-output", rejectedOutput);
     List<SourceFile> files = new ArrayList<>();
     for (String uri : from) {
       files.add(SourceFile.parse(uri.trim()));
@@ -183,11 +189,10 @@ public final class EventtimeCommand implements Callable<Integer> {
     for (SourceFile f : files) {
       f.checkReadable();
     }
+    PathClashes.refuse(files, stateDir, late, rejected);
     try (LineSource lines = new LineSource(files)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
-      RowLog late = lateOutput == null ? null : RowLog.open("--late-output", lateOutput);
-      RowLog rejected = rejectedOutput == null ? null : RowLog.open("--rejected-output", rejectedOutput);
-      RunSettings settings = new RunSettings(delay, policy, late, rejected, err);
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       ResultWriter writer = new ResultWriter(out, plan);
       try {
         if (chosenRunner.equals("local")) {
@@ -195,8 +200,9 @@ public final class EventtimeCommand implements Callable<Integer> {
         } else {
           beam(plan, settings, files, chosenRunner, writer, stateDir);
         }
-      } finally {
-        writer.flush();
+      } catch (RuntimeException | Error e) {
+        writer.flushAfterFailure(); // the rows printed before the failure come before its error line
+        throw e;
       }
       return 0;
     } catch (IOException e) {
@@ -207,18 +213,28 @@ public final class EventtimeCommand implements Callable<Integer> {
   /**
    * Runs the plan on the local runner. With a state directory the run starts from the stored
    * state, holds back the windows still open, and stores them only once its output is written.
+   * The late and rejected files are opened once the state is locked.
    */
   private static void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter writer,
       Path stateDir) {
     if (stateDir == null) {
-      settings.finish(writer, LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false).stats());
+      settings.openOutputs();
+      try {
+        settings.finish(writer, LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false).stats(), null);
+      } finally {
+        settings.keepAfterFailure();
+      }
       return;
     }
     try (StateStore store = StateStore.open(stateDir,
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), plan.timeColumn())) {
-      LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
-      settings.finish(writer, outcome.stats());
-      store.commit(outcome.held());
+      settings.openOutputs();
+      try {
+        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
+        settings.finish(writer, outcome.stats(), () -> store.commit(outcome.held()));
+      } finally {
+        settings.keepAfterFailure(); // while the state is still locked: no other run writes these files now
+      }
     } catch (StateException e) {
       throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
     }
@@ -246,6 +262,23 @@ public final class EventtimeCommand implements Callable<Integer> {
       throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runnerName + " cannot start: its classes are"
           + " not on the classpath (" + e.getMessage() + "); run the command through ./eventtime in a source checkout,"
           + " which puts each runner's classpath in place (the release archive carries the local runner only)");
+    }
+  }
+
+  /** The --state directory, or null without one. */
+  private Path stateDir() {
+    if (state == null) {
+      return null;
+    }
+    String dir = state.startsWith("file://") ? state.substring("file://".length()) : state;
+    if (dir.isBlank()) {
+      throw badFlag("--state '" + state + "' names no directory: give one, e.g. --state ./state (it is created when"
+          + " missing)");
+    }
+    try {
+      return Path.of(dir);
+    } catch (InvalidPathException e) {
+      throw badFlag("--state " + state + " is not a directory path: e.g. --state ./state");
     }
   }
 

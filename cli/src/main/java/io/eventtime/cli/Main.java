@@ -1,7 +1,10 @@
 package io.eventtime.cli;
 
+import io.eventtime.cli.output.FileSink;
 import io.eventtime.cli.output.ResultWriter;
 import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -13,7 +16,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+    // stdout itself, not System.out: a PrintStream swallows write errors (a full disk, a closed pipe)
+    OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
     int status = run(args, out, System.err);
     System.exit(status);
   }
@@ -23,28 +27,45 @@ public final class Main {
    * {@code err}; returns the exit status.
    */
   public static int run(String[] args, OutputStream out, PrintStream err) {
-    CommandLine cli = new CommandLine(new EventtimeCommand(out, err));
+    return run(args, out, err, FileSink.DISK);
+  }
+
+  /**
+   * As {@link #run(String[], OutputStream, PrintStream)}, with the late and rejected files created
+   * by {@code files}. An error line that {@code out} cannot take (it is what failed) goes to
+   * {@code err}.
+   */
+  public static int run(String[] args, OutputStream out, PrintStream err, FileSink files) {
+    CommandLine cli = new CommandLine(new EventtimeCommand(out, err, files));
     PrintWriter text = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
     cli.setOut(text);
     cli.setErr(new PrintWriter(err, true));
     cli.setParameterExceptionHandler((e, a) -> {
       String message = e.getMessage();
-      ResultWriter.writeError(out, ErrorCode.INVALID_ARGUMENT,
+      return error(out, err, ErrorCode.INVALID_ARGUMENT,
           message + (message.endsWith(".") ? "" : ".") + " Run eventtime --help for the flags and examples");
-      return ErrorCode.INVALID_ARGUMENT.exitStatus();
     });
     cli.setExecutionExceptionHandler((e, c, parsed) -> {
       if (e instanceof CliException ce) {
-        ResultWriter.writeError(out, ce.code(), ce.getMessage());
-        return ce.code().exitStatus();
+        return error(out, err, ce.code(), ce.getMessage());
       }
-      ResultWriter.writeError(out, ErrorCode.INTERNAL_ERROR, "unexpected " + e + " (please report it)");
+      int status = error(out, err, ErrorCode.INTERNAL_ERROR, "unexpected " + e + " (please report it)");
       e.printStackTrace(err);
-      return ErrorCode.INTERNAL_ERROR.exitStatus();
+      return status;
     });
     int status = cli.execute(args);
     text.flush();
+    if (status == 0 && text.checkError()) { // --help or --version could not be printed
+      return error(out, err, ErrorCode.IO_ERROR, "cannot write the help or version text to stdout");
+    }
     return status;
+  }
+
+  private static int error(OutputStream out, PrintStream err, ErrorCode code, String message) {
+    if (!ResultWriter.writeError(out, code, message)) {
+      err.println(ResultWriter.errorLine(code, message));
+    }
+    return code.exitStatus();
   }
 
   /** The version, from the jar's manifest. */

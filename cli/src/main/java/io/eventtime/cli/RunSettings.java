@@ -1,5 +1,7 @@
 package io.eventtime.cli;
 
+import io.eventtime.cli.output.FileSink;
+import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.output.RowLog;
 import io.eventtime.core.Stats;
@@ -10,22 +12,32 @@ import java.io.PrintStream;
  * What a run takes besides the plan: the watermark delay, the late policy, and where the rows it
  * leaves out go. Late rows go to {@code --late-output} when given; rejected rows to
  * {@code --rejected-output} when given, and the first few are told on stderr either way.
+ *
+ * <p>A runner opens those files with {@link #openOutputs} only once every check has passed and it
+ * holds the state's lock, and ends the run with {@link #finish} (success) and then, in a
+ * {@code finally}, {@link #keepAfterFailure} (which does nothing after a success).
  */
 public final class RunSettings {
   private static final int REJECTIONS_TOLD = 5;
 
   private final long delayMillis;
   private final LatePolicy latePolicy;
-  private final RowLog lateLog;
-  private final RowLog rejectedLog;
+  private final OutputFile lateFile;
+  private final OutputFile rejectedFile;
+  private final FileSink files;
   private final PrintStream err;
+  private RowLog lateLog;
+  private RowLog rejectedLog;
   private long rejectedTold;
 
-  public RunSettings(long delayMillis, LatePolicy latePolicy, RowLog lateLog, RowLog rejectedLog, PrintStream err) {
+  /** {@code lateFile} and {@code rejectedFile} may be null: those rows are then only counted. */
+  public RunSettings(long delayMillis, LatePolicy latePolicy, OutputFile lateFile, OutputFile rejectedFile,
+      FileSink files, PrintStream err) {
     this.delayMillis = delayMillis;
     this.latePolicy = latePolicy;
-    this.lateLog = lateLog;
-    this.rejectedLog = rejectedLog;
+    this.lateFile = lateFile;
+    this.rejectedFile = rejectedFile;
+    this.files = files;
     this.err = err;
   }
 
@@ -39,7 +51,21 @@ public final class RunSettings {
 
   /** Whether late rows are kept, so a runner must carry each row's text to where lateness is decided. */
   public boolean keepsLateRows() {
-    return lateLog != null;
+    return lateFile != null;
+  }
+
+  /** Opens the late and rejected files (temporary files beside them): after every check and the state's lock. */
+  public void openOutputs() {
+    RowLog late = lateFile == null ? null : RowLog.open(lateFile, files);
+    try {
+      rejectedLog = rejectedFile == null ? null : RowLog.open(rejectedFile, files);
+    } catch (RuntimeException e) {
+      if (late != null) {
+        late.discard(); // a run refused before it starts leaves the late file as it was
+      }
+      throw e;
+    }
+    lateLog = late;
   }
 
   public void late(String source, long line, long eventTime, String reason, byte[] buf, int off, int len) {
@@ -60,13 +86,37 @@ public final class RunSettings {
   }
 
   /**
-   * Ends a run that succeeded: closes the late and rejected outputs, then prints the stats line
-   * and flushes the output. A state is stored only after this.
+   * Ends a run that succeeded, in the one order that never reports a success that is not one:
+   * the result rows flushed to stdout, the late and rejected files on disk and moved into place,
+   * the state stored ({@code storeState}, null without a state), and only then the stats line.
+   * A failure at any step before the last leaves the state as it was and prints no stats line.
    */
-  public void finish(ResultWriter writer, Stats stats) {
-    close();
+  public void finish(ResultWriter writer, Stats stats, Runnable storeState) {
+    writer.flush();
+    if (lateLog != null) {
+      lateLog.commit();
+    }
+    if (rejectedLog != null) {
+      rejectedLog.commit();
+    }
     summarizeRejections();
-    writer.writeStats(stats);
+    if (storeState != null) {
+      storeState.run();
+    }
+    writer.writeStats(stats, storeState != null);
+  }
+
+  /**
+   * After a run that failed (a no-op after {@link #finish}): the late and rejected rows counted
+   * before the failure are moved into place all the same, so that none is lost.
+   */
+  public void keepAfterFailure() {
+    for (RowLog log : new RowLog[] {lateLog, rejectedLog}) {
+      String problem = log == null ? null : log.keepAfterFailure();
+      if (problem != null) {
+        err.println("eventtime: " + problem);
+      }
+    }
   }
 
   /** Tells how many rejections stderr did not show, once the run is over. */
@@ -74,15 +124,6 @@ public final class RunSettings {
     if (rejectedTold > REJECTIONS_TOLD) {
       err.println("eventtime: " + (rejectedTold - REJECTIONS_TOLD) + " more rows rejected"
           + (rejectedLog == null ? " (keep every rejected row with --rejected-output file://rejected.ndjson)" : ""));
-    }
-  }
-
-  private void close() {
-    if (lateLog != null) {
-      lateLog.close();
-    }
-    if (rejectedLog != null) {
-      rejectedLog.close();
     }
   }
 }

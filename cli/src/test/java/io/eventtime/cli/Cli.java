@@ -1,5 +1,6 @@
 package io.eventtime.cli;
 
+import io.eventtime.cli.output.FileSink;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +19,18 @@ public record Cli(int status, List<String> out, String err) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = Main.run(args, out, new PrintStream(err, true, StandardCharsets.UTF_8));
-    String text = out.toString(StandardCharsets.UTF_8);
+    return of(status, out.toByteArray(), err);
+  }
+
+  /** Runs the command with stdout going to {@code out} and the late and rejected files made by {@code files}. */
+  static Cli run(Faults.FailingStream out, FileSink files, String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(args, out, new PrintStream(err, true, StandardCharsets.UTF_8), files);
+    return of(status, out.taken(), err);
+  }
+
+  private static Cli of(int status, byte[] out, ByteArrayOutputStream err) {
+    String text = new String(out, StandardCharsets.UTF_8);
     List<String> lines = text.isEmpty() ? List.of() : Arrays.asList(text.split("\n", -1));
     if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
       lines = lines.subList(0, lines.size() - 1);

@@ -98,7 +98,10 @@ public final class BeamRunner {
 
   /**
    * Runs the plan and prints its rows and stats. With a state directory the pipeline starts from
-   * the stored state and the new one is committed only after the output is written.
+   * the stored state and the new one is committed only after the output is written. The late and
+   * rejected files are opened once the state is locked, and written by the driver once the
+   * pipeline has finished: a pipeline that fails leaves them empty (it counted nothing the driver
+   * saw), a failure while they are written leaves in them the rows written so far.
    */
   public static void run(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runner, String master,
       ResultWriter out, Path stateDir) {
@@ -142,6 +145,7 @@ public final class BeamRunner {
       write(windows.late().apply("LateRows", MapElements.into(TypeDescriptors.strings())
           .via((Row r) -> encode(lateRow(r, plan.timeColumn(), files)))), scratch, "late");
       write(read.get(rejectedTag).setCoder(StringUtf8Coder.of()), scratch, "rejected");
+      settings.openOutputs();
       PipelineResult result = p.run();
       result.waitUntilFinish();
 
@@ -158,11 +162,9 @@ public final class BeamRunner {
       List<WindowResult> results = readAll(scratch, "windows");
       results.sort(WindowResult.CLOSE_ORDER);
       results.forEach(out::write);
-      settings.finish(out, EventTimeMetrics.stats(result));
-      if (state != null) {
-        state.commit();
-      }
+      settings.finish(out, EventTimeMetrics.stats(result), state == null ? null : state::commit);
     } finally {
+      settings.keepAfterFailure(); // while the state is still locked: no other run writes these files now
       if (state != null) {
         state.close();
       }

@@ -13,8 +13,11 @@ import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowResult;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +97,7 @@ public final class ResultWriter {
       g.writeEndObject();
       JsonLines.endLine(g);
     } catch (IOException e) {
-      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+      throw failed(e);
     }
   }
 
@@ -113,39 +116,67 @@ public final class ResultWriter {
     return new Stats(s.rowsIn(), rows, s.lateDropped(), windows, s.rowsFolded(), s.rowsRejected());
   }
 
-  /** Prints the last line, the stats. */
-  public void writeStats(Stats s) {
+  /**
+   * Prints the last line, the stats, once the results are written and the state, if any, is
+   * stored: the stats line is the sign that the run succeeded.
+   */
+  public void writeStats(Stats s, boolean stateStored) {
     try {
       g.writeRaw(printedStats(s).toJson());
       JsonLines.endLine(g);
       g.flush();
     } catch (IOException e) {
-      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+      throw new CliException(ErrorCode.IO_ERROR, "cannot write the stats line to stdout (" + OutputFile.reason(e)
+          + "); the result rows before it were written" + (stateStored ? " and the new state was stored" : ""), e);
     }
   }
 
+  /** Sends the rows written so far to stdout; a failure to do so stops the run. */
   public void flush() {
     try {
       g.flush();
     } catch (IOException e) {
-      throw new CliException(ErrorCode.IO_ERROR, "cannot write the results: " + e.getMessage(), e);
+      throw failed(e);
     }
   }
 
-  /** Prints the one error line: {@code {"error":{"code":..,"message":..}}}. */
-  public static void writeError(OutputStream out, ErrorCode code, String message) {
+  /** Sends what it can of the rows written so far, after the run failed for another reason. */
+  public void flushAfterFailure() {
     try {
-      JsonGenerator e = JsonLines.generator(out);
+      g.flush();
+    } catch (IOException e) {
+      // stdout is gone too: the error that ended the run is what gets told
+    }
+  }
+
+  private static CliException failed(IOException e) {
+    return new CliException(ErrorCode.IO_ERROR, "cannot write the results to stdout (" + OutputFile.reason(e) + ")", e);
+  }
+
+  /** The one error line: {@code {"error":{"code":..,"message":..}}}, without its line end. */
+  public static String errorLine(ErrorCode code, String message) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JsonGenerator e = JsonLines.generator(bytes)) {
       e.writeStartObject();
       e.writeObjectFieldStart("error");
       e.writeStringField("code", code.name());
       e.writeStringField("message", message);
       e.writeEndObject();
       e.writeEndObject();
-      JsonLines.endLine(e);
-      e.flush();
-    } catch (IOException ignored) {
-      // stdout is gone: nothing left to tell
+    } catch (IOException impossible) {
+      throw new UncheckedIOException(impossible);
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Prints the error line to {@code out}; false when {@code out} cannot take it. */
+  public static boolean writeError(OutputStream out, ErrorCode code, String message) {
+    try {
+      out.write((errorLine(code, message) + "\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -4,54 +4,67 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.core.TimeText;
-import java.io.BufferedOutputStream;
-import java.io.Closeable;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 
 /**
  * An NDJSON file of the rows a run left out, each with where it came from and why: late rows
  * ({@code --late-output}) and rejected rows ({@code --rejected-output}). Each record is
  * {@code {"source":..,"line":..,[event_time|field],"reason":..,"row":{...}}}; a line that is not
  * JSON is kept as {@code "text"} instead of {@code "row"}.
+ *
+ * <p>The records go to a hidden temporary file beside the target ({@code .late.ndjson.<n>.tmp}),
+ * in whole records only, and the file is moved over the target in one atomic step when the run
+ * ends: after a success by {@link #commit}, after a failure by {@link #keepAfterFailure}, so the
+ * rows counted before a failure are kept. Until then the target is untouched.
  */
-public final class RowLog implements Closeable {
-  private final String flag;
-  private final Path path;
-  private final OutputStream out;
-  private final JsonGenerator g;
+public final class RowLog {
+  private static final int DRAIN_BYTES = 1 << 16;
+  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private RowLog(String flag, Path path) throws IOException {
-    this.flag = flag;
-    this.path = path;
-    this.out = new BufferedOutputStream(Files.newOutputStream(path), 1 << 16);
-    this.g = JsonLines.generator(out);
+  private final OutputFile file;
+  private final Path temp;
+  private final OutputStream out;
+  private final Records records = new Records();
+  private final JsonGenerator g;
+  /** How many bytes of whole records the temporary file holds. */
+  private long kept;
+  private boolean writeFailed;
+  private boolean ended;
+
+  private RowLog(OutputFile file, Path temp, OutputStream out) {
+    this.file = file;
+    this.temp = temp;
+    this.out = out;
+    this.g = JsonLines.generator(records);
   }
 
-  /** Opens (creates or truncates) the file of a {@code file://} flag value. */
-  public static RowLog open(String flag, String uri) {
-    String p = uri.startsWith("file://") ? uri.substring(7) : uri.startsWith("file:") ? uri.substring(5) : uri;
-    if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*") && !uri.startsWith("file://")) {
-      throw new CliException(ErrorCode.INVALID_ARGUMENT, flag + " " + uri + ": only files are supported, e.g. "
-          + flag + " file://late.ndjson");
-    }
-    Path path = Path.of(p);
-    Path dir = path.toAbsolutePath().getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      throw new CliException(ErrorCode.INVALID_ARGUMENT, flag + " " + uri + ": the directory " + dir
-          + " does not exist; create it or write the file elsewhere");
-    }
-    if (Files.isDirectory(path)) {
-      throw new CliException(ErrorCode.INVALID_ARGUMENT, flag + " " + uri + " is a directory: name a file, e.g. "
-          + flag + " file://late.ndjson");
-    }
-    try {
-      return new RowLog(flag, path);
-    } catch (IOException e) {
-      throw new CliException(ErrorCode.INVALID_ARGUMENT, flag + " " + uri + ": cannot write the file: " + e.getMessage(), e);
+  /** Creates the temporary file beside the target; the target itself is not touched. */
+  public static RowLog open(OutputFile file, FileSink sink) {
+    Path dir = file.target().getParent();
+    String name = file.target().getFileName().toString();
+    while (true) {
+      Path temp = dir.resolve("." + name + "." + Long.toUnsignedString(RANDOM.nextLong()) + ".tmp");
+      OutputStream out;
+      try {
+        out = sink.create(temp);
+      } catch (FileAlreadyExistsException e) {
+        continue;
+      } catch (IOException e) {
+        throw new CliException(ErrorCode.INVALID_ARGUMENT, file.described() + ": cannot create a file in the directory "
+            + dir + " (" + OutputFile.reason(e) + "): write the file to a directory that takes new files", e);
+      }
+      keepPermissions(file.target(), temp);
+      return new RowLog(file, temp, out);
     }
   }
 
@@ -61,7 +74,7 @@ public final class RowLog implements Closeable {
       start(source, line);
       g.writeStringField("event_time", TimeText.format(eventTime));
       g.writeStringField("reason", reason);
-      row(buf, off, len, true);
+      end(buf, off, len, true);
     } catch (IOException e) {
       throw failed(e);
     }
@@ -76,7 +89,7 @@ public final class RowLog implements Closeable {
         g.writeStringField("field", field);
       }
       g.writeStringField("reason", reason);
-      row(buf, off, len, isJson);
+      end(buf, off, len, isJson);
     } catch (IOException e) {
       throw failed(e);
     }
@@ -88,7 +101,7 @@ public final class RowLog implements Closeable {
     g.writeNumberField("line", line);
   }
 
-  private void row(byte[] buf, int off, int len, boolean isJson) throws IOException {
+  private void end(byte[] buf, int off, int len, boolean isJson) throws IOException {
     String text = new String(buf, off, len, StandardCharsets.UTF_8);
     if (isJson) {
       g.writeFieldName("row");
@@ -98,19 +111,128 @@ public final class RowLog implements Closeable {
     }
     g.writeEndObject();
     JsonLines.endLine(g);
+    g.flush(); // into the record buffer: it holds whole records only
+    if (records.size() >= DRAIN_BYTES) {
+      drain();
+    }
+  }
+
+  /** Writes the buffered records to the temporary file. */
+  private void drain() throws IOException {
+    if (writeFailed) {
+      throw new IOException("an earlier write failed");
+    }
+    if (records.size() == 0) {
+      return;
+    }
+    try {
+      out.write(records.bytes(), 0, records.size());
+      out.flush();
+    } catch (IOException e) {
+      writeFailed = true;
+      throw e;
+    }
+    kept += records.size();
+    records.reset();
+  }
+
+  /** Ends a run that succeeded: every record on disk, then the file moved over the target in one step. */
+  public void commit() {
+    try {
+      drain();
+      out.close();
+      force(temp);
+      moveIntoPlace();
+    } catch (IOException e) {
+      throw failed(e);
+    }
+  }
+
+  /**
+   * Ends a run that failed: the records counted before the failure (those that could be written)
+   * are moved over the target all the same, so none is lost. Returns null, or what could not be
+   * done, for stderr: the run's error is already being reported.
+   */
+  public String keepAfterFailure() {
+    if (ended) {
+      return null;
+    }
+    try {
+      try {
+        drain();
+      } catch (IOException e) {
+        // the rows that reached the file are kept below; the error that ended the run is told already
+      }
+      try {
+        out.close();
+      } catch (IOException e) {
+        // as above
+      }
+      try (FileChannel c = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        if (c.size() > kept) {
+          c.truncate(kept); // a record cut off by a failed write
+        }
+        c.force(true);
+      }
+      moveIntoPlace();
+      return null;
+    } catch (IOException e) {
+      return file.described() + ": the rows written before the failure are left in " + temp + " ("
+          + OutputFile.reason(e) + ")";
+    }
+  }
+
+  /** Drops the temporary file of a run refused before it started: the target stays as it was. */
+  public void discard() {
+    ended = true;
+    try {
+      out.close();
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      // a hidden temporary file left beside the target harms nothing
+    }
+  }
+
+  private void moveIntoPlace() throws IOException {
+    Files.move(temp, file.target(), StandardCopyOption.ATOMIC_MOVE);
+    ended = true;
+    try (FileChannel dir = FileChannel.open(file.target().getParent(), StandardOpenOption.READ)) {
+      dir.force(true); // makes the rename durable
+    } catch (IOException e) {
+      // some platforms cannot open a directory; the file is in place all the same
+    }
+  }
+
+  private static void force(Path path) throws IOException {
+    try (FileChannel c = FileChannel.open(path, StandardOpenOption.WRITE)) {
+      c.force(true);
+    }
+  }
+
+  /** A file that replaces an existing one keeps its permissions (a new one gets the usual ones). */
+  private static void keepPermissions(Path target, Path temp) {
+    try {
+      if (Files.exists(target)) {
+        Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(target));
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // the file is written all the same, with the permissions a new file gets
+    }
   }
 
   private CliException failed(IOException e) {
-    return new CliException(ErrorCode.IO_ERROR, "cannot write " + flag + " " + path + ": " + e.getMessage(), e);
+    return new CliException(ErrorCode.IO_ERROR, "cannot write " + file.described() + " (" + OutputFile.reason(e)
+        + ")", e);
   }
 
-  @Override
-  public void close() {
-    try {
-      g.close();
-      out.close();
-    } catch (IOException e) {
-      throw failed(e);
+  /** The record buffer, whose bytes are written without a copy. */
+  private static final class Records extends ByteArrayOutputStream {
+    Records() {
+      super(DRAIN_BYTES + 4096);
+    }
+
+    byte[] bytes() {
+      return buf;
     }
   }
 }
