@@ -90,6 +90,10 @@ public final class InputSettings {
     if (meta.getFiles().stream().allMatch(file -> Settings.resolve(variables, file.getName()) == null)) {
       problems.add("Files: none: add a file, or a folder with a regular expression for the file names");
     }
+    for (int i = 0; i < meta.getFiles().size(); i++) {
+      Settings.undefinedVariable("File " + (i + 1), Settings.resolve(variables, meta.getFiles().get(i).getName()),
+          problems);
+    }
     if (n == 0) {
       problems.add("Fields: none: list the fields to read (the Get fields button reads them from the first file)");
     }

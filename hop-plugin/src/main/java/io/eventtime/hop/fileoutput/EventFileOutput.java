@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileoutput;
 
+import io.eventtime.hop.Engines;
 import io.eventtime.hop.Settings;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,14 +28,24 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
 
   @Override
   public boolean init() {
-    if (!super.init()) {
+    if (!super.init() || !Engines.supportedAtInit(this, data, ON_HOPS_BEAM_ENGINES)) {
       return false;
     }
-    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems)) != null;
+    // the fields too where the design tells them: nothing is opened before all is checked
+    IRowMeta layout = Settings.previousLayout(this);
+    return Settings.resolvedAtInit(this, problems -> {
+      Settings.requireOneCopy(getTransformMeta(), this, EventFileOutputMeta.COPIES, problems);
+      return meta.resolve(this, layout, problems);
+    }) != null;
   }
+
+  /** What would go wrong on Hop's own Beam engines, for the refusal. */
+  private static final String ON_HOPS_BEAM_ENGINES = "each worker would write the file over the other workers'"
+      + " rows, in no particular order";
 
   @Override
   public boolean processRow() throws HopException {
+    Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     Object[] row = getRow();
     if (first) {
       first = false;

@@ -28,6 +28,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     keywords = "i18n::EventFileOutput.Keywords")
 public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, EventFileOutputData> {
   private static final Class<?> PKG = EventFileOutputMeta.class;
+
+  /** What copies would do, for the check and the run's refusal. */
+  static final String COPIES = "and each copy would write the same file over the others' rows";
   public static final String[] FORMATS = {"ndjson", "csv"};
 
   @HopMetadataProperty(key = "filename")
@@ -84,6 +87,8 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
     String file = Settings.resolve(variables, filename);
     if (file == null) {
       problems.add("File name: missing: give the file to write, e.g. ${java.io.tmpdir}/windows.ndjson");
+    } else {
+      Settings.undefinedVariable("File name", file, problems);
     }
     String f = Settings.resolve(variables, format);
     f = f == null ? "ndjson" : f.toLowerCase(Locale.ROOT);
@@ -127,6 +132,7 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
       problems.add("No input: connect the transform whose rows to write");
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
+    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventFileOutput.CheckResult.OK"));
   }
 
