@@ -280,7 +280,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
   }
 
-  /** Called when the whole pipeline has ended: only a run without errors stores its state. */
+  /**
+   * Called when the whole pipeline has ended: only a run without errors stores its state. A
+   * state that cannot be stored is an error of the run (counted here: an exception from this
+   * listener would keep Hop's waitUntilFinished() from ever returning).
+   */
   private void commitStateIfTheRunSucceeded(IPipelineEngine<PipelineMeta> pipeline) {
     synchronized (data.lock) {
       try {
@@ -294,7 +298,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
           }
         }
       } catch (StateException e) {
-        logError("State folder: " + e.getMessage(), e);
+        logError("State folder: " + e.getMessage());
+        setErrors(getErrors() + 1);
       } finally {
         closeStore();
       }

@@ -7,6 +7,7 @@ import io.eventtime.hop.HopTestEnvironment;
 import io.eventtime.hop.LocalRun;
 import io.eventtime.hop.PipelineBuilder;
 import io.eventtime.hop.Rows;
+import io.eventtime.hop.testplugin.EndOfInputHookMeta;
 import io.eventtime.hop.testplugin.FailingTargetMeta;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,6 +41,7 @@ class StateSafetyTest {
   static void hop() {
     HopTestEnvironment.init();
     FailingTargetMeta.register();
+    EndOfInputHookMeta.register();
   }
 
   private static EventTimeWindowMeta window(Path state) {
@@ -115,6 +117,39 @@ class StateSafetyTest {
 
     LocalRun.Result run2 = windowToDummy(state, RUN2).run("out");
     assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+  }
+
+  @Test
+  void aStateThatCannotReplaceTheStoredOneFailsTheRun() throws Exception {
+    Path state = dir.resolve("state");
+    assertThat(windowToDummy(state, RUN1).run("out").errors()).isZero();
+    String stored = Files.readString(state.resolve("state.json"));
+
+    // the window has staged its new state beside the stored one; it vanishes before the commit
+    EndOfInputHookMeta.hook = () -> {
+      try (var files = Files.list(state)) {
+        for (Path staged : files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList()) {
+          Files.delete(staged);
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    try {
+      PipelineMeta p = new PipelineBuilder("commit-fails").injector("in", times()).transform("window", window(state))
+          .transform("hook", new EndOfInputHookMeta()).hop("in", "window").hop("window", "hook").build();
+      LocalRun failing = new LocalRun(p).inject("in", times(), rows(RUN2)).logLevel(LogLevel.BASIC);
+      LocalRun.Result r = failing.run("hook");
+      assertThat(Rows.text(r.rows("hook"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+      assertThat(r.errors()).isEqualTo(1);
+      assertThat(r.pipeline().getResult().getNrErrors()).isEqualTo(1);
+      assertThat(failing.messages(LogLevel.ERROR)).anyMatch(m -> m.startsWith("window: State folder: cannot replace the"
+          + " state " + state.resolve("state.json") + " (") && m.endsWith("): the stored state is kept as it was"));
+      assertThat(failing.messages(LogLevel.BASIC)).noneMatch(m -> m.contains("Stored the watermark"));
+    } finally {
+      EndOfInputHookMeta.hook = () -> {};
+    }
+    assertThat(Files.readString(state.resolve("state.json"))).isEqualTo(stored);
   }
 
   @Test
