@@ -161,6 +161,21 @@ class RefusedAtInitTest {
     problems.clear();
     out.resolve(new Variables(), times(), problems);
     assertThat(problems).containsExactly("File name: the variable ${OUTPUT_FOLDER}" + fix);
+
+    EventFileInputMeta read = new EventFileInputMeta();
+    read.setDefault();
+    read.setFormat("${FORMAT}");
+    read.setFiles(List.of(new InputFile("${INPUT_FOLDER}/events.ndjson", null)));
+    read.setFields(List.of(new InputField("event_time", "String", null)));
+    problems.clear();
+    read.resolve(new Variables(), problems);
+    assertThat(problems).containsExactly("Format: the variable ${FORMAT}" + fix, "File 1: the variable ${INPUT_FOLDER}" + fix);
+
+    w = window();
+    w.setWindowKind("${KIND}");
+    problems.clear();
+    w.resolve(new Variables(), times(), problems);
+    assertThat(problems).containsExactly("Window kind: the variable ${KIND}" + fix);
   }
 
   @Test

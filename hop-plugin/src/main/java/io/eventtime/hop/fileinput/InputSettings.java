@@ -58,7 +58,7 @@ public final class InputSettings {
   private static InputSettings build(EventFileInputMeta meta, IVariables variables, List<String> problems) {
     String format = Settings.resolve(variables, meta.getFormat());
     String f = format == null ? "ndjson" : format.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv")) {
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", format, problems)) {
       problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
     }
     boolean csv = f.equals("csv");

@@ -90,9 +90,9 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
     } else {
       Settings.undefinedVariable("File name", file, problems);
     }
-    String f = Settings.resolve(variables, format);
-    f = f == null ? "ndjson" : f.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv")) {
+    String resolvedFormat = Settings.resolve(variables, format);
+    String f = resolvedFormat == null ? "ndjson" : resolvedFormat.toLowerCase(Locale.ROOT);
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", resolvedFormat, problems)) {
       problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
     }
     char delimiter = ',';
