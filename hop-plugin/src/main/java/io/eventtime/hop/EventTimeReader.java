@@ -29,21 +29,21 @@ public final class EventTimeReader {
   public static EventTimeReader of(String format, String epochUnit, String timeZone, List<String> problems) {
     EventTimeParser parser = EventTimeParser.defaults();
     int before = problems.size();
-    if (!isBlank(format)) {
+    if (!isBlank(format) && !Settings.undefinedVariable("Time format", format, problems)) {
       try {
         parser = parser.withPattern(format.trim());
       } catch (IllegalArgumentException e) {
         problems.add("Time format: " + e.getMessage());
       }
     }
-    if (!isBlank(epochUnit)) {
+    if (!isBlank(epochUnit) && !Settings.undefinedVariable("Epoch unit", epochUnit, problems)) {
       try {
         parser = parser.withEpochUnit(EventTimeParser.EpochUnit.parse(epochUnit));
       } catch (IllegalArgumentException e) {
         problems.add("Epoch unit: " + e.getMessage());
       }
     }
-    if (!isBlank(timeZone)) {
+    if (!isBlank(timeZone) && !Settings.undefinedVariable("Time zone", timeZone, problems)) {
       try {
         parser = parser.withZone(ZoneId.of(timeZone.trim()));
       } catch (DateTimeException e) {

@@ -7,6 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hop.core.CheckResult;
 import org.apache.hop.core.ICheckResult;
 import org.apache.hop.core.exception.HopException;
@@ -56,6 +58,9 @@ public final class Settings {
       problems.add(label + ": missing: give a duration such as 10 MINUTE, 30 SECONDS or 500 MILLISECONDS");
       return null;
     }
+    if (undefinedVariable(label, text, problems)) {
+      return null;
+    }
     try {
       long millis = DurationText.parseMillis(text);
       if (millis < 0) {
@@ -75,6 +80,9 @@ public final class Settings {
       problems.add(label + ": missing: pick a field of the input");
       return -1;
     }
+    if (undefinedVariable(label, field, problems)) {
+      return -1;
+    }
     if (input == null) {
       return -1;
     }
@@ -84,6 +92,49 @@ public final class Settings {
           + String.join(", ", input.getFieldNames()));
     }
     return index;
+  }
+
+  /**
+   * Adds a problem, and returns true, when a resolved setting still holds a {@code ${NAME}} that
+   * no variable defines (Hop leaves such a reference as it is), so that the user is told which
+   * variable to define rather than that the value is malformed.
+   */
+  public static boolean undefinedVariable(String label, String resolved, List<String> problems) {
+    Matcher m = UNDEFINED_VARIABLE.matcher(resolved == null ? "" : resolved);
+    if (!m.find()) {
+      return false;
+    }
+    problems.add(label + ": the variable " + m.group() + " is not defined: give it a value (a pipeline parameter,"
+        + " a variable of the run configuration or of the environment), or write the setting without it");
+    return true;
+  }
+
+  private static final Pattern UNDEFINED_VARIABLE = Pattern.compile("\\$\\{[^}]*}");
+
+  /**
+   * Adds a problem when the transform is set to run in more than one copy; {@code why} says
+   * what the copies would do (check() and the run refuse with the same words).
+   */
+  public static void requireOneCopy(TransformMeta transformMeta, IVariables variables, String why,
+      List<String> problems) {
+    int copies = transformMeta.getCopies(variables);
+    if (copies > 1) {
+      problems.add("Copies: it runs in " + copies + " copies, " + why + ": set the number of copies to 1");
+    }
+  }
+
+  /**
+   * The layout of the rows coming into the transform, as the pipeline's design gives it, for
+   * checking the fields at init() before any row is written anywhere; null when the design
+   * cannot tell (the fields are then checked against the first row).
+   */
+  public static IRowMeta previousLayout(BaseTransform<?, ?> transform) {
+    try {
+      IRowMeta layout = transform.getPipelineMeta().getPrevTransformFields(transform, transform.getTransformMeta());
+      return layout == null || layout.isEmpty() ? null : layout;
+    } catch (HopException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** Adds a problem for each output name given more than once. */
@@ -117,14 +168,15 @@ public final class Settings {
   }
 
   /**
-   * For a transform's init(): the settings {@code resolve} gives (it returns null when it adds
-   * problems), or null after the refusal, naming the transform and each problem, is logged.
+   * For a transform's init(): the settings {@code resolve} gives, or null after the refusal,
+   * naming the transform and each problem {@code resolve} added, is logged.
    */
   public static <S> S resolvedAtInit(BaseTransform<?, ?> transform, Function<List<String>, S> resolve) {
     List<String> problems = problems();
     S settings = resolve.apply(problems);
-    if (settings == null) {
+    if (!problems.isEmpty() || settings == null) {
       transform.logError(refusal(transform.getTransformName(), problems));
+      return null;
     }
     return settings;
   }

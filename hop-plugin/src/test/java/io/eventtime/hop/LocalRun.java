@@ -11,7 +11,11 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.exception.HopTransformException;
+import org.apache.hop.core.logging.HopLogStore;
+import org.apache.hop.core.logging.HopLoggingEvent;
 import org.apache.hop.core.logging.LogLevel;
+import org.apache.hop.core.logging.LogMessage;
+import org.apache.hop.core.logging.LoggingBuffer;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.variables.Variables;
 import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
@@ -36,6 +40,9 @@ public final class LocalRun {
   private String injector;
   private IRowMeta injectedMeta;
   private List<Object[]> injected = List.of();
+  private boolean preview;
+  private LogLevel logLevel = LogLevel.lookupCode(System.getProperty("hop.test.log", "Minimal"));
+  private LocalPipelineEngine last;
 
   public LocalRun(PipelineMeta pipelineMeta) {
     this.pipelineMeta = pipelineMeta;
@@ -51,6 +58,33 @@ public final class LocalRun {
     this.injectedMeta = rowMeta;
     this.injected = rows;
     return this;
+  }
+
+  /** Logs at {@code level} (Minimal unless the hop.test.log property says otherwise). */
+  public LocalRun logLevel(LogLevel level) {
+    this.logLevel = level;
+    return this;
+  }
+
+  /** Runs as HopGui's Preview does: the engine's isPreview() is true. */
+  public LocalRun preview() {
+    this.preview = true;
+    return this;
+  }
+
+  /**
+   * The messages the last run logged (its transforms' included), each as "subject: message",
+   * whether the run started or was refused at init().
+   */
+  public List<String> messages(LogLevel atMost) {
+    List<String> out = new ArrayList<>();
+    LoggingBuffer buffer = HopLogStore.getAppender();
+    for (HopLoggingEvent e : buffer.getLogBufferFromTo(last.getLogChannelId(), false, 0, buffer.getLastBufferLineNr())) {
+      if (e.getMessage() instanceof LogMessage m && m.getLevel().getLevel() <= atMost.getLevel()) {
+        out.add(m.getSubject() + ": " + m.getMessage());
+      }
+    }
+    return out;
   }
 
   public LocalRun variable(String name, String value) {
@@ -144,7 +178,9 @@ public final class LocalRun {
   /** Starts the pipeline; the test feeds the Injector through the handle. */
   public Started start(String... watched) throws HopException {
     LocalPipelineEngine pipeline = new LocalPipelineEngine(pipelineMeta, new Variables(), null);
-    pipeline.setLogLevel(LogLevel.lookupCode(System.getProperty("hop.test.log", "Minimal")));
+    last = pipeline;
+    pipeline.setPreview(preview);
+    pipeline.setLogLevel(logLevel);
     pipeline.setMetadataProvider(new MemoryMetadataProvider());
     // as Hop's engine factory does: Internal.Entry.Current.Folder and the other file variables
     pipelineMeta.setInternalHopVariables(pipeline);

@@ -71,7 +71,11 @@ public final class HopBeamTesting {
 
   /** Runs on the local engine with the parameter values given; the engine, finished. */
   public static LocalPipelineEngine runLocal(Path hpl, Map<String, String> parameters) throws HopException {
-    PipelineMeta meta = load(hpl);
+    return runLocal(load(hpl), parameters);
+  }
+
+  /** Runs a pipeline on the local engine with the parameter values given; the engine, finished. */
+  public static LocalPipelineEngine runLocal(PipelineMeta meta, Map<String, String> parameters) throws HopException {
     LocalPipelineEngine engine = new LocalPipelineEngine(meta, new Variables(), null);
     engine.setLogLevel(LogLevel.MINIMAL);
     engine.setMetadataProvider(new MemoryMetadataProvider());
@@ -84,7 +88,7 @@ public final class HopBeamTesting {
     engine.execute();
     engine.waitUntilFinished();
     if (engine.getErrors() > 0) {
-      throw new HopException(hpl.getFileName() + " failed on the local engine");
+      throw new HopException(meta.getName() + " failed on the local engine");
     }
     return engine;
   }

@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.Settings;
 import java.io.IOException;
@@ -23,10 +24,13 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
 
   @Override
   public boolean init() {
-    if (!super.init()) {
+    if (!super.init() || !Engines.supportedAtInit(this, data, ON_HOPS_BEAM_ENGINES)) {
       return false;
     }
-    data.settings = Settings.resolvedAtInit(this, problems -> meta.resolve(this, problems));
+    data.settings = Settings.resolvedAtInit(this, problems -> {
+      Settings.requireOneCopy(getTransformMeta(), this, EventFileInputMeta.COPIES, problems);
+      return meta.resolve(this, problems);
+    });
     if (data.settings == null) {
       return false;
     }
@@ -41,8 +45,13 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     return true;
   }
 
+  /** What would go wrong on Hop's own Beam engines, for the refusal. */
+  private static final String ON_HOPS_BEAM_ENGINES = "its rows would not keep their arrival order, and the lines"
+      + " it rejects would not reach its error hop";
+
   @Override
   public boolean processRow() throws HopException {
+    Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     EventFileReader.Record record;
     try {
       record = data.reader.next();

@@ -36,6 +36,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventFileInputData> {
   private static final Class<?> PKG = EventFileInputMeta.class;
 
+  /** What copies would do, for the check and the run's refusal. */
+  static final String COPIES = "and each copy would read every file again, its rows mixed with the other copies'";
+
   @HopMetadataProperty(
       groupKey = "files",
       key = "file",
@@ -166,9 +169,7 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
       problems.add("Input: this transform reads files and takes no rows: remove the hops into it");
     }
     resolve(variables, problems);
-    if (transformMeta.getCopies(variables) > 1) {
-      problems.add("Copies: each copy would read every file again: run one copy of this transform");
-    }
+    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
     if (problems.isEmpty()) {
       try {
         if (listFiles(variables).isEmpty()) {

@@ -58,7 +58,7 @@ public final class InputSettings {
   private static InputSettings build(EventFileInputMeta meta, IVariables variables, List<String> problems) {
     String format = Settings.resolve(variables, meta.getFormat());
     String f = format == null ? "ndjson" : format.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv")) {
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", format, problems)) {
       problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
     }
     boolean csv = f.equals("csv");
@@ -89,6 +89,10 @@ public final class InputSettings {
 
     if (meta.getFiles().stream().allMatch(file -> Settings.resolve(variables, file.getName()) == null)) {
       problems.add("Files: none: add a file, or a folder with a regular expression for the file names");
+    }
+    for (int i = 0; i < meta.getFiles().size(); i++) {
+      Settings.undefinedVariable("File " + (i + 1), Settings.resolve(variables, meta.getFiles().get(i).getName()),
+          problems);
     }
     if (n == 0) {
       problems.add("Fields: none: list the fields to read (the Get fields button reads them from the first file)");

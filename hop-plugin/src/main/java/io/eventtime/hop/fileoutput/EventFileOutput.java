@@ -1,8 +1,12 @@
 package io.eventtime.hop.fileoutput;
 
+import io.eventtime.hop.Engines;
 import io.eventtime.hop.Settings;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.IRowSet;
 import org.apache.hop.core.exception.HopException;
@@ -27,14 +31,24 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
 
   @Override
   public boolean init() {
-    if (!super.init()) {
+    if (!super.init() || !Engines.supportedAtInit(this, data, ON_HOPS_BEAM_ENGINES)) {
       return false;
     }
-    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems)) != null;
+    // the fields too where the design tells them: nothing is opened before all is checked
+    IRowMeta layout = Settings.previousLayout(this);
+    return Settings.resolvedAtInit(this, problems -> {
+      Settings.requireOneCopy(getTransformMeta(), this, EventFileOutputMeta.COPIES, problems);
+      return meta.resolve(this, layout, problems);
+    }) != null;
   }
+
+  /** What would go wrong on Hop's own Beam engines, for the refusal. */
+  private static final String ON_HOPS_BEAM_ENGINES = "each worker would write the file over the other workers'"
+      + " rows, in no particular order";
 
   @Override
   public boolean processRow() throws HopException {
+    Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     Object[] row = getRow();
     if (first) {
       first = false;
@@ -76,12 +90,27 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
         file.getParent().createFolder();
       }
       boolean writeHeader = meta.isCsvHeader() && !(meta.isAppend() && file.exists() && file.getContent().getSize() > 0);
-      OutputStream stream = HopVfs.getOutputStream(file, meta.isAppend());
+      OutputStream stream = outputStream(file, meta.isAppend());
       data.writer = new EventFileWriter(stream, input, data.settings.columns(), data.settings.csv(),
           data.settings.delimiter(), data.settings.csv() && writeHeader);
     } catch (IOException e) {
       throw new HopException("Cannot open " + name + " for writing: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Hop's VFS replaces an existing file by deleting it first: a device or a named pipe
+   * (/dev/stdout, a FIFO) would be deleted and a plain file made in its place, so a local file
+   * that is neither a regular file nor a folder is written to as it is.
+   */
+  private static OutputStream outputStream(FileObject file, boolean append) throws IOException {
+    if ("file".equals(file.getName().getScheme())) {
+      Path path = Path.of(file.getName().getPath());
+      if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
+        return new FileOutputStream(path.toFile(), append);
+      }
+    }
+    return HopVfs.getOutputStream(file, append);
   }
 
   private boolean noRowsWaiting() {

@@ -30,6 +30,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     documentationUrl = Documentation.PAGES + "event-file-output.md")
 public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, EventFileOutputData> {
   private static final Class<?> PKG = EventFileOutputMeta.class;
+
+  /** What copies would do, for the check and the run's refusal. */
+  static final String COPIES = "and each copy would write the same file over the others' rows";
   public static final String[] FORMATS = {"ndjson", "csv"};
 
   @HopMetadataProperty(
@@ -108,10 +111,12 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
     String file = Settings.resolve(variables, filename);
     if (file == null) {
       problems.add("File name: missing: give the file to write, e.g. ${java.io.tmpdir}/windows.ndjson");
+    } else {
+      Settings.undefinedVariable("File name", file, problems);
     }
-    String f = Settings.resolve(variables, format);
-    f = f == null ? "ndjson" : f.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv")) {
+    String resolvedFormat = Settings.resolve(variables, format);
+    String f = resolvedFormat == null ? "ndjson" : resolvedFormat.toLowerCase(Locale.ROOT);
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", resolvedFormat, problems)) {
       problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
     }
     char delimiter = ',';
@@ -151,6 +156,7 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
       problems.add("No input: connect the transform whose rows to write");
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
+    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventFileOutput.CheckResult.OK"));
   }
 

@@ -7,6 +7,7 @@ import io.eventtime.hop.Settings;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.exception.HopTransformException;
 import org.apache.hop.core.exception.HopValueException;
+import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowDataUtil;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
@@ -28,7 +29,9 @@ public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeS
     if (!super.init()) {
       return false;
     }
-    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems)) != null;
+    // the fields too where the design tells them, before any row is written anywhere
+    IRowMeta layout = Settings.previousLayout(this);
+    return Settings.resolvedAtInit(this, problems -> meta.resolve(this, layout, problems)) != null;
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowResult;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.StateStore;
+import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
@@ -45,11 +46,16 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
 
   @Override
   public boolean init() {
-    if (!super.init()) {
+    if (!super.init() || !Engines.supportedAtInit(this, data, ON_HOPS_BEAM_ENGINES)) {
       return false;
     }
-    // everything but the input fields is checked before the first row
-    WindowSettings s = Settings.resolvedAtInit(this, problems -> meta.resolve(this, null, problems));
+    // every setting, the input fields too where the design tells them, is checked before any row
+    // is written anywhere
+    IRowMeta layout = Settings.previousLayout(this);
+    WindowSettings s = Settings.resolvedAtInit(this, problems -> {
+      Settings.requireOneCopy(getTransformMeta(), this, EventTimeWindowMeta.COPIES, problems);
+      return meta.resolve(this, layout, problems);
+    });
     if (s == null) {
       return false;
     }
@@ -66,7 +72,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         closeStore();
         return false;
       }
-      getPipeline().addExecutionFinishedListener(this::commitStateIfTheRunSucceeded);
+      if (!getPipeline().isPreview()) {
+        getPipeline().addExecutionFinishedListener(this::commitStateIfTheRunSucceeded);
+      }
     }
     data.processor = new WindowProcessor(s.query(), this::emit, state);
     return true;
@@ -99,8 +107,13 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     return true;
   }
 
+  /** What would go wrong on Hop's own Beam engines, for the refusal. */
+  private static final String ON_HOPS_BEAM_ENGINES = "windows still open at the end would be lost, a window could"
+      + " be sent twice with partial counts, and no state would be stored";
+
   @Override
   public boolean processRow() throws HopException {
+    Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     Object[] row = getRow();
     if (row == null) {
       endOfInput();
@@ -242,6 +255,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       try {
         if (data.store == null) {
           data.processor.finish();
+        } else if (getPipeline().isPreview()) {
+          // a preview shows what a run would send, and leaves the state for the run
+          OpenState next = data.processor.hold();
+          kept = ", open windows a run would keep: " + next.windows().size() + " (a preview: the state in "
+              + data.store.directory() + " is left as it was)";
+          closeStore();
         } else {
           OpenState next = data.processor.hold();
           data.staged = data.store.stage(next);
@@ -261,7 +280,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
   }
 
-  /** Called when the whole pipeline has ended: only a run without errors stores its state. */
+  /**
+   * Called when the whole pipeline has ended: only a run without errors stores its state. A
+   * state that cannot be stored is an error of the run (counted here: an exception from this
+   * listener would keep Hop's waitUntilFinished() from ever returning).
+   */
   private void commitStateIfTheRunSucceeded(IPipelineEngine<PipelineMeta> pipeline) {
     synchronized (data.lock) {
       try {
@@ -275,7 +298,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
           }
         }
       } catch (StateException e) {
-        logError("State folder: " + e.getMessage(), e);
+        logError("State folder: " + e.getMessage());
+        setErrors(getErrors() + 1);
       } finally {
         closeStore();
       }

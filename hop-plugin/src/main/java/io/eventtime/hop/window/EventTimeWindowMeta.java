@@ -40,6 +40,10 @@ import org.apache.hop.pipeline.transform.stream.StreamIcon;
 public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, EventTimeWindowData> {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
+  /** What copies would do, for the check and the run's refusal. */
+  static final String COPIES = "which would split its rows, while the windows need every row in arrival order in"
+      + " one place";
+
   @HopMetadataProperty(
       key = "time_field",
       injectionKey = "TIME_FIELD",
@@ -238,9 +242,7 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
       problems.add("No input: connect a transform that sends the rows to window, e.g. Event File Input");
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
-    if (transformMeta.getCopies(variables) > 1) {
-      problems.add("Copies: the windows need every row in arrival order in one place: run one copy of this transform");
-    }
+    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
     String target = lateTargetTransform();
     if (target != null && (output == null || java.util.Arrays.stream(output).noneMatch(target::equalsIgnoreCase))) {
       problems.add("Late rows target: '" + target + "' is not a transform this one sends rows to: draw a hop to it"

@@ -95,7 +95,7 @@ public final class WindowSettings {
     Long delay = delayText == null ? Long.valueOf(0) : Settings.duration("Watermark delay", delayText, problems);
     LatePolicy policy = LatePolicy.WINDOW;
     String policyText = Settings.resolve(variables, meta.getLatePolicy());
-    if (policyText != null) {
+    if (policyText != null && !Settings.undefinedVariable("Late policy", policyText, problems)) {
       try {
         policy = LatePolicy.parse(policyText);
       } catch (IllegalArgumentException e) {
@@ -182,6 +182,9 @@ public final class WindowSettings {
 
   private static WindowSpec windowSpec(EventTimeWindowMeta meta, IVariables variables, List<String> problems) {
     String kind = Settings.resolve(variables, meta.getWindowKind());
+    if (Settings.undefinedVariable("Window kind", kind, problems)) {
+      return null;
+    }
     String k = kind == null ? "" : kind.toLowerCase(Locale.ROOT);
     Long offset = 0L;
     String offsetText = Settings.resolve(variables, meta.getWindowOffset());
@@ -227,6 +230,9 @@ public final class WindowSettings {
   private static Long offset(String text, List<String> problems) {
     if (text == null) {
       return 0L;
+    }
+    if (Settings.undefinedVariable("Window offset", text, problems)) {
+      return null;
     }
     try {
       return DurationText.parseMillis(text);

@@ -144,7 +144,8 @@ class WindowSettingsCheckTest {
     m.check(remarks, pipeline, pipeline.findTransform("window"), input(), new String[] {"in"}, new String[0], null,
         new Variables(), null);
     assertThat(remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
-        .containsExactly("Copies: the windows need every row in arrival order in one place: run one copy of this transform");
+        .containsExactly("Copies: it runs in 2 copies, which would split its rows, while the windows need every row in"
+            + " arrival order in one place: set the number of copies to 1");
   }
 
   @Test
@@ -167,11 +168,12 @@ class WindowSettingsCheckTest {
   }
 
   @Test
-  void theRunRefusesAFieldTheRowsDoNotHave() throws Exception {
+  void aFieldTheRowsDoNotHaveIsFoundAtTheFirstRowWhenTheDesignCannotTellTheFields() throws Exception {
     EventTimeWindowMeta m = valid();
     m.setTimeField("ts");
     IRowMeta layout = input();
-    PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
+    // an Injector that declares no fields: the design knows nothing of the rows to come
+    PipelineMeta p = new PipelineBuilder("refused").injector("in", new RowMeta()).transform("window", m).dummy("out")
         .hop("in", "window").hop("window", "out").build();
     LocalRun.Result r = new LocalRun(p).inject("in", layout, List.<Object[]>of(new Object[] {"acme", 1L, "2026-03-01"}))
         .run("out");
