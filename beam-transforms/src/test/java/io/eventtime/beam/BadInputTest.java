@@ -86,7 +86,7 @@ class BadInputTest {
             + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
         "2|null|line 2 of FILE: malformed JSON: Unexpected end-of-input: expected close marker for Object (start marker at [Source: (String)\"{\"k\":\"a\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"\"; line: 1, column: 1])",
         "4|null|line 4 of FILE: the line is not a JSON object (it starts with '[')",
-        "5|n|line 5 of FILE: field n: expected INT64, got the string \"three\"",
+        "5|n|line 5 of FILE: field n: 'three' is not a number (the column is INT64)",
         "6|t|line 6 of FILE: field t: 'not a time' is not a time in ISO-8601 form (e.g. 2026-07-18 10:00:03 or 2026-07-18T10:00:03Z)",
         "7|null|line 7 of FILE: there is more after the JSON object ('trailing')");
     EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
