@@ -6,6 +6,7 @@ import io.eventtime.cli.output.RowLog;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
+import io.eventtime.cli.source.Spool;
 import io.eventtime.cli.sql.Schema;
 import io.eventtime.cli.sql.SqlPlanner;
 import io.eventtime.core.DurationText;
@@ -183,7 +184,10 @@ public final class EventtimeCommand implements Callable<Integer> {
     for (SourceFile f : files) {
       f.checkReadable();
     }
-    try (LineSource lines = new LineSource(files)) {
+    // a Beam runner reads each source twice (the schema sample, then the pipeline): a pipe is copied first
+    Spool spool = chosenRunner.equals("local") ? null : Spool.of(files);
+    List<SourceFile> sources = spool == null ? files : spool.files();
+    try (spool; LineSource lines = new LineSource(sources)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
       RowLog late = lateOutput == null ? null : RowLog.open("--late-output", lateOutput);
       RowLog rejected = rejectedOutput == null ? null : RowLog.open("--rejected-output", rejectedOutput);
@@ -193,7 +197,7 @@ public final class EventtimeCommand implements Callable<Integer> {
         if (chosenRunner.equals("local")) {
           runLocal(plan, settings, lines, writer, stateDir);
         } else {
-          beam(plan, settings, files, chosenRunner, writer, stateDir);
+          beam(plan, settings, sources, chosenRunner, writer, stateDir);
         }
       } finally {
         writer.flush();

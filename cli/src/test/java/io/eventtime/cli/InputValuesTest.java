@@ -96,6 +96,42 @@ class InputValuesTest {
     }
   }
 
+  /**
+   * A pipe gives its bytes once: each runner reads every row of {@code /dev/stdin} (a pipe in a
+   * child process), the Beam runner from a copy; it once lost the rows of its schema sample.
+   */
+  @Test
+  void aPipeIsReadOnceOnEveryRunner() throws Exception {
+    int rows = 20_000;
+    StringBuilder text = new StringBuilder();
+    long base = java.time.Instant.parse("2026-07-18T10:00:00Z").toEpochMilli();
+    for (int i = 0; i < rows; i++) {
+      text.append("{\"t\":\"").append(io.eventtime.core.TimeText.format(base + i * 100L)).append("\",\"v\":1}\n");
+    }
+    byte[] input = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (String runner : RUNNERS) {
+      Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+          System.getProperty("java.class.path"), Main.class.getName(), "--runner", runner, "--from", "/dev/stdin",
+          "--infer-rows", "10", "SELECT TUMBLE(t, INTERVAL 1 HOUR) AS w, count(*) AS n, sum(v) AS total FROM stdin"
+          + " GROUP BY TUMBLE(t, INTERVAL 1 HOUR)")
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Thread feeder = new Thread(() -> {
+        try (java.io.OutputStream in = child.getOutputStream()) {
+          in.write(input);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      feeder.start();
+      List<String> out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+          .lines().toList();
+      feeder.join();
+      assertThat(child.waitFor()).as(runner).isZero();
+      assertThat(out).as(runner).containsExactly("{\"w\":\"2026-07-18 10:00:00\",\"n\":20000,\"total\":20000}",
+          Cli.stats(rows, 1, 0, 1, rows, 0));
+    }
+  }
+
   private static String rejected(Path f, int line, String field, String reason, String row) {
     return "{\"source\":\"" + f + "\",\"line\":" + line + ",\"field\":\"" + field + "\",\"reason\":\""
         + reason.replace("\"", "\\\"") + "\",\"row\":" + row + "}";
