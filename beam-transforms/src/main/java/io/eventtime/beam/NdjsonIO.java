@@ -6,6 +6,8 @@ import io.eventtime.core.ndjson.ColumnValues;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
 import io.eventtime.core.ndjson.SchemaInference;
+import io.eventtime.core.ndjson.TextEncoding;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -222,10 +224,19 @@ public final class NdjsonIO {
     }
   }
 
+  /** Opens a file as UTF-8 text; a UTF-16 or UTF-32 file is refused as a whole, saying so. */
   static BufferedReader open(String file) throws IOException {
     ResourceId id = FileSystems.matchNewResource(file, false);
-    return new BufferedReader(new InputStreamReader(Channels.newInputStream(FileSystems.open(id)), StandardCharsets.UTF_8),
-        1 << 16);
+    BufferedInputStream bytes = new BufferedInputStream(Channels.newInputStream(FileSystems.open(id)), 1 << 16);
+    bytes.mark(4);
+    byte[] head = bytes.readNBytes(4);
+    bytes.reset();
+    String notUtf8 = TextEncoding.notUtf8(head, head.length);
+    if (notUtf8 != null) {
+      bytes.close();
+      throw new IOException(notUtf8);
+    }
+    return new BufferedReader(new InputStreamReader(bytes, StandardCharsets.UTF_8), 1 << 16);
   }
 
   /** Reads one whole file, line by line, in order. */

@@ -132,6 +132,29 @@ class InputValuesTest {
     }
   }
 
+  /** A UTF-16 file is refused once, naming the file and the encoding to convert from, not rejected line by line. */
+  @Test
+  void aUtf16FileIsRefusedOnceSayingSo() throws IOException {
+    Path withMark = dir.resolve("events.ndjson");
+    Files.writeString(withMark, "\uFEFF{\"k\":\"a\",\"t\":\"2026-07-18 10:00:01\"}\n",
+        java.nio.charset.StandardCharsets.UTF_16LE);
+    Path without = dir.resolve("more.ndjson");
+    Files.writeString(without, "{\"k\":\"a\",\"t\":\"2026-07-18 10:00:01\"}\n",
+        java.nio.charset.StandardCharsets.UTF_16BE);
+    for (String runner : RUNNERS) {
+      Cli marked = run(runner, withMark, tumble("count(*) AS n")).cli();
+      assertThat(marked.out()).as(runner).containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read file://" + withMark
+          + ": it is UTF-16LE text (it starts with a UTF-16LE byte order mark), not UTF-8: convert it first, e.g."
+          + " iconv -f UTF-16LE -t UTF-8"));
+      assertThat(marked.status()).isEqualTo(1);
+      assertThat(marked.err()).isEmpty();
+      assertThat(run(runner, without, "--table", "events", tumble("count(*) AS n")).cli().out()).as(runner)
+          .containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read file://" + without + ": it is UTF-16BE text"
+              + " (zero bytes are interleaved with its first characters), not UTF-8: convert it first, e.g. iconv -f"
+              + " UTF-16BE -t UTF-8"));
+    }
+  }
+
   private static String rejected(Path f, int line, String field, String reason, String row) {
     return "{\"source\":\"" + f + "\",\"line\":" + line + ",\"field\":\"" + field + "\",\"reason\":\""
         + reason.replace("\"", "\\\"") + "\",\"row\":" + row + "}";
