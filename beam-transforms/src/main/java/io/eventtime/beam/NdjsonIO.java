@@ -1,17 +1,20 @@
 package io.eventtime.beam;
 
-import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.ValueType;
+import io.eventtime.core.ndjson.ColumnValues;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
 import io.eventtime.core.ndjson.SchemaInference;
+import io.eventtime.core.ndjson.TextEncoding;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -46,7 +49,8 @@ import org.apache.beam.sdk.values.TupleTagList;
  * Reads newline-delimited JSON files as a replay of a stream: rows in arrival order, each with
  * its arrival position in the field {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD} (the files in
  * name order, then the lines of each). Lines that are not JSON objects, and values that do not
- * fit their column's type, go to the rejected output with the file, line, field and reason.
+ * fit their column's type (by the core's {@link ColumnValues} rule), go to the rejected output with the
+ * file, line, field and reason.
  *
  * <pre>{@code
  * NdjsonIO.Result read = pipeline.apply(NdjsonIO.read("events-*.ndjson"));
@@ -220,10 +224,19 @@ public final class NdjsonIO {
     }
   }
 
+  /** Opens a file as UTF-8 text; a UTF-16 or UTF-32 file is refused as a whole, saying so. */
   static BufferedReader open(String file) throws IOException {
     ResourceId id = FileSystems.matchNewResource(file, false);
-    return new BufferedReader(new InputStreamReader(Channels.newInputStream(FileSystems.open(id)), StandardCharsets.UTF_8),
-        1 << 16);
+    BufferedInputStream bytes = new BufferedInputStream(Channels.newInputStream(FileSystems.open(id)), 1 << 16);
+    bytes.mark(4);
+    byte[] head = bytes.readNBytes(4);
+    bytes.reset();
+    String notUtf8 = TextEncoding.notUtf8(head, head.length);
+    if (notUtf8 != null) {
+      bytes.close();
+      throw new IOException(notUtf8);
+    }
+    return new BufferedReader(new InputStreamReader(bytes, StandardCharsets.UTF_8), 1 << 16);
   }
 
   /** Reads one whole file, line by line, in order. */
@@ -253,7 +266,8 @@ public final class NdjsonIO {
           try {
             values = NdjsonLines.parse(line);
           } catch (MalformedLineException e) {
-            reject(out, name, number, null, line, e.getMessage());
+            reject(out, name, number, e.field(), line, (e.field() == null ? "" : "field " + e.field() + ": ")
+                + e.getMessage());
             continue;
           }
           Row.Builder row = Row.withSchema(schema);
@@ -284,44 +298,18 @@ public final class NdjsonIO {
           .addValues(source, line, field, text, "line " + line + " of " + source + ": " + reason).build());
     }
 
+    /** A JSON value as a value of a field of {@code type}, by the core's rule for every surface. */
     private static Object convert(Object v, FieldType type) {
-      if (v == null) {
-        return null;
-      }
       ValueType target = BeamValues.coreType(type);
-      switch (target) {
-        case INT64:
-          if (v instanceof Long) {
-            return v;
-          }
-          break;
-        case DOUBLE:
-          if (v instanceof Number n) {
-            return n.doubleValue();
-          }
-          break;
-        case BOOLEAN:
-          if (v instanceof Boolean) {
-            return v;
-          }
-          break;
-        case TIMESTAMP:
-          if (v instanceof String s) {
-            try {
-              return new org.joda.time.Instant(TIMES.parse(s));
-            } catch (EventTimeException e) {
-              throw new IllegalArgumentException(e.getMessage());
-            }
-          }
-          break;
-        default:
-          return v.toString();
+      if (target == null) {
+        throw new IllegalArgumentException("fields of type " + type + " cannot be read from NDJSON");
       }
-      throw new IllegalArgumentException("expected " + target + ", got " + describe(v));
-    }
-
-    private static String describe(Object v) {
-      return v instanceof String s ? "the string \"" + s + "\"" : v.getClass().getSimpleName().toLowerCase() + " " + v;
+      try {
+        Object value = ColumnValues.convert(v, target, target.name(), TIMES);
+        return value instanceof Instant i ? new org.joda.time.Instant(i.toEpochMilli()) : value;
+      } catch (ColumnValues.Mismatch e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
     }
   }
 }

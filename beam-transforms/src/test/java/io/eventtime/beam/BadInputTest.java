@@ -86,7 +86,7 @@ class BadInputTest {
             + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
         "2|null|line 2 of FILE: malformed JSON: Unexpected end-of-input: expected close marker for Object (start marker at [Source: (String)\"{\"k\":\"a\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"\"; line: 1, column: 1])",
         "4|null|line 4 of FILE: the line is not a JSON object (it starts with '[')",
-        "5|n|line 5 of FILE: field n: expected INT64, got the string \"three\"",
+        "5|n|line 5 of FILE: field n: 'three' is not a number (the column is INT64)",
         "6|t|line 6 of FILE: field t: 'not a time' is not a time in ISO-8601 form (e.g. 2026-07-18 10:00:03 or 2026-07-18T10:00:03Z)",
         "7|null|line 7 of FILE: there is more after the JSON object ('trailing')");
     EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
@@ -96,6 +96,46 @@ class BadInputTest {
     PipelineResult result = p.run();
     result.waitUntilFinish();
     assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(6, 1, 0, 1, 1, 5));
+  }
+
+  /** NdjsonIO reads values by the core's rule, as the command line does: the same rows are rejected for the same reasons. */
+  @Test
+  void valuesThatFitNoColumnAreRejectedByTheCoresRule() throws IOException {
+    Path file = dir.resolve("values.ndjson");
+    Files.write(file, List.of(
+        "{\"k\":\"a\",\"n\":1,\"t\":\"2026-03-01 00:00:10\"}",
+        "{\"k\":\"a\",\"n\":0.5,\"t\":\"2026-03-01 00:00:20\"}",
+        "{\"k\":\"a\",\"n\":2.0,\"t\":\"2026-03-01 00:00:30\"}",
+        "{\"k\":{\"x\":1},\"n\":3,\"t\":\"2026-03-01 00:00:40\"}",
+        "{\"k\":\"a\",\"n\":1e400,\"t\":\"2026-03-01 00:00:50\"}",
+        "{\"k\":\"a\",\"n\":4,\"n\":5,\"t\":\"2026-03-01 00:00:55\"}"));
+    String name = file.toString();
+    Pipeline p = pipeline();
+    NdjsonIO.Result in = p.apply(NdjsonIO.read(name).withSampleSize(1));
+    PAssert.that(in.rejected().apply(MapElements.into(TypeDescriptors.strings())
+        .via((Row r) -> r.getInt64("line") + "|" + r.getString("field") + "|"
+            + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
+        "2|n|line 2 of FILE: field n: 0.5 is not a whole number (the column is INT64)",
+        "4|k|line 4 of FILE: field k: an object {\"x\":1} is not a column's value (a column holds a number, a string,"
+            + " a boolean or null)",
+        "5|n|line 5 of FILE: field n: the number 1e400 is beyond the range of a double (at most about 1.8e308 in size)",
+        "6|n|line 6 of FILE: field n: the field n appears twice in the object: keep one");
+    EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
+        .withKeys("k").withAggregate(AggregateKind.SUM, "n", "total"));
+    PAssert.that(ConformanceSuite.format("Windows", w.windows()))
+        .containsInAnyOrder("a|2026-03-01 00:00:00|2026-03-01 00:01:00|3");
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(6, 1, 0, 1, 2, 4));
+  }
+
+  @Test
+  void aUtf16FileIsRefusedAsAWhole() throws IOException {
+    Path file = dir.resolve("utf16.ndjson");
+    Files.writeString(file, "\uFEFF{\"t\":\"2026-03-01 00:00:10\"}\n", java.nio.charset.StandardCharsets.UTF_16LE);
+    assertThatThrownBy(() -> pipeline().apply(NdjsonIO.read(file.toString())))
+        .hasMessage("cannot read " + file + ": it is UTF-16LE text (it starts with a UTF-16LE byte order mark), not"
+            + " UTF-8: convert it first, e.g. iconv -f UTF-16LE -t UTF-8");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
+import io.eventtime.cli.source.Spool;
 import io.eventtime.cli.sql.Schema;
 import io.eventtime.cli.sql.SqlPlanner;
 import io.eventtime.core.DurationText;
@@ -190,7 +191,10 @@ public final class EventtimeCommand implements Callable<Integer> {
       f.checkReadable();
     }
     PathClashes.refuse(files, stateDir, late, rejected);
-    try (LineSource lines = new LineSource(files)) {
+    // a Beam runner reads each source twice (the schema sample, then the pipeline): a pipe is copied first
+    Spool spool = chosenRunner.equals("local") ? null : Spool.of(files);
+    List<SourceFile> sources = spool == null ? files : spool.files();
+    try (spool; LineSource lines = new LineSource(sources)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       ResultWriter writer = new ResultWriter(out, plan);
@@ -198,7 +202,7 @@ public final class EventtimeCommand implements Callable<Integer> {
         if (chosenRunner.equals("local")) {
           runLocal(plan, settings, lines, writer, stateDir);
         } else {
-          beam(plan, settings, files, chosenRunner, writer, stateDir);
+          beam(plan, settings, sources, chosenRunner, writer, stateDir);
         }
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure(); // the rows printed before the failure come before its error line

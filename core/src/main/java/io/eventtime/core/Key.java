@@ -8,6 +8,11 @@ import java.util.List;
  * The values of the group-by fields of a row: windows are kept per key. With no group-by
  * fields every row has the {@link #GLOBAL} key. Keys order by their values, field after field,
  * so that windows that close together come out in a stable order.
+ *
+ * <p>A number is a number: the values are held in {@link Values#canonical} form, so {@code 1},
+ * {@code 1.0} and {@code 1e0} (a Hop Integer and a Hop Number, a Beam INT64 and a DOUBLE) make
+ * one key, which holds {@code 1L}. Equal keys compare equal and unequal keys do not, so a key
+ * finds its windows the same way in hash maps and in sorted sets.
  */
 public final class Key implements Comparable<Key>, Serializable {
   public static final Key GLOBAL = new Key(new Object[0]);
@@ -20,14 +25,14 @@ public final class Key implements Comparable<Key>, Serializable {
     this.hash = Arrays.hashCode(values);
   }
 
-  /** A key of the given values (normalised as {@link Values#normalize} does). */
+  /** A key of the given values (in {@link Values#canonical} form). */
   public static Key of(Object... values) {
     if (values.length == 0) {
       return GLOBAL;
     }
     Object[] copy = new Object[values.length];
     for (int i = 0; i < values.length; i++) {
-      copy[i] = Values.normalize(values[i]);
+      copy[i] = Values.canonical(values[i]);
     }
     return new Key(copy);
   }

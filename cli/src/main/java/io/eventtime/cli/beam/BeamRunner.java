@@ -231,7 +231,7 @@ public final class BeamRunner {
               Row.Builder b = Row.withSchema(schema);
               for (int i = 0; i < values.length; i++) {
                 b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
-                    : toBeam(values[i], schema.getField(i).getType()));
+                    : toBeam(values[i]));
               }
               b.addValue(position);
               if (withLine) {
@@ -244,24 +244,9 @@ public final class BeamRunner {
     }
   }
 
-  private static Object toBeam(Object v, FieldType type) {
-    if (v == null) {
-      return null;
-    }
-    if (v instanceof Instant i) {
-      return new org.joda.time.Instant(i.toEpochMilli());
-    }
-    if (type.getTypeName() == FieldType.STRING.getTypeName() && !(v instanceof String)) {
-      return v.toString();
-    }
-    if (type.getTypeName() == FieldType.DOUBLE.getTypeName()) {
-      return ((Number) v).doubleValue();
-    }
-    if (type.getTypeName() == FieldType.INT64.getTypeName() && v instanceof Double) {
-      // an INT64 column with a fractional value: a later row than the schema sample saw
-      return ((Double) v).longValue();
-    }
-    return v;
+  /** A value of a converted row (already of its column's type, as {@link PlanRows} made it) as a Beam row value. */
+  private static Object toBeam(Object v) {
+    return v instanceof Instant i ? new org.joda.time.Instant(i.toEpochMilli()) : v;
   }
 
   private static Object toCore(Object v) {

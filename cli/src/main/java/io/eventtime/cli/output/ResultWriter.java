@@ -35,6 +35,8 @@ public final class ResultWriter {
   private final Object[] havingRow;
   /** The sums of whole-number columns: their results must be whole numbers too. */
   private final List<String> wholeSums;
+  /** Which keys are of DOUBLE columns: a key holds 1.0 as 1 (a number is a number), printed 1.0 there. */
+  private final boolean[] doubleKeys;
   private long rows;
   private long windows;
   private long lastStart = Long.MIN_VALUE;
@@ -48,6 +50,10 @@ public final class ResultWriter {
     this.having = plan.having();
     this.keyCount = plan.keyInputs().size();
     this.havingRow = new Object[2 + keyCount + plan.aggregates().size()];
+    this.doubleKeys = new boolean[keyCount];
+    for (int i = 0; i < keyCount; i++) {
+      doubleKeys[i] = plan.inputs().get(plan.keyInputs().get(i)).type() == ValueType.DOUBLE;
+    }
     this.wholeSums = new ArrayList<>();
     for (int i = 0; i < plan.aggregates().size(); i++) {
       AggregateSpec a = plan.aggregates().get(i);
@@ -82,7 +88,8 @@ public final class ResultWriter {
         g.writeFieldName(c.name());
         switch (c.kind()) {
           case KEY:
-            JsonLines.writeValue(g, r.key().get(c.index()));
+            Object key = r.key().get(c.index());
+            JsonLines.writeValue(g, doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
             break;
           case WINDOW_START:
             g.writeString(startText);

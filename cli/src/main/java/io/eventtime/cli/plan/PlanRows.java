@@ -35,7 +35,8 @@ public final class PlanRows {
     try {
       reader.read(buf, off, len, row);
     } catch (MalformedLineException e) {
-      return reject(null, e.getMessage(), false);
+      // a line with a bad field (named) is still well-formed JSON, logged as the row it is
+      return reject(e.field(), e.getMessage(), e.field() != null);
     }
     RowConverter.Rejection rejection = converter.convert(row);
     if (rejection != null) {

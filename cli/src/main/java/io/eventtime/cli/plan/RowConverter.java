@@ -4,16 +4,17 @@ import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
 import io.eventtime.core.ValueType;
+import io.eventtime.core.ndjson.ColumnValues;
 import io.eventtime.core.ndjson.FieldReader;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Turns the raw JSON values of a row's input columns into the plan's types, in place: the time
- * column into epoch milliseconds (and an {@link Instant} in its slot), other TIMESTAMP columns
- * into instants; numbers, booleans and strings checked against their column's type. A value
- * that does not fit is a {@link Rejection} naming the field and why; the runner counts the row
- * as rejected. Not thread-safe: one converter per stream.
+ * column into epoch milliseconds (and an {@link Instant} in its slot), every other value into
+ * its column's type by the core's {@link ColumnValues} rule (so each runner holds the same
+ * values: 5.0 in a BIGINT column is 5, 5 in a DOUBLE column is 5.0). A value that does not fit
+ * is a {@link Rejection} naming the field and why; the runner counts the row as rejected. Not thread-safe: one converter per stream.
  */
 public final class RowConverter {
 
@@ -52,7 +53,7 @@ public final class RowConverter {
       return new Rejection(names[timeInput], "the time is null");
     }
     if (!(time instanceof String text)) {
-      return new Rejection(names[timeInput], describe(time) + " is not a date-time string");
+      return new Rejection(names[timeInput], ColumnValues.describe(time) + " is not a date-time string");
     }
     try {
       eventTime = times.parse(text);
@@ -65,38 +66,14 @@ public final class RowConverter {
         continue;
       }
       Object v = row[i];
-      if (v == FieldReader.MISSING || v == null) {
+      if (v == FieldReader.MISSING) {
         row[i] = null;
         continue;
       }
-      ValueType type = types[i];
-      if (type == null || type == ValueType.STRING) {
-        continue;
-      }
-      switch (type) {
-        case INT64:
-        case DOUBLE:
-          if (!(v instanceof Number)) {
-            return new Rejection(names[i], describe(v) + " is not a number (the column is " + SqlTypes.name(type) + ")");
-          }
-          break;
-        case BOOLEAN:
-          if (!(v instanceof Boolean)) {
-            return new Rejection(names[i], describe(v) + " is not a boolean (the column is BOOLEAN)");
-          }
-          break;
-        case TIMESTAMP:
-          if (!(v instanceof String s)) {
-            return new Rejection(names[i], describe(v) + " is not a date-time string (the column is TIMESTAMP)");
-          }
-          try {
-            row[i] = Instant.ofEpochMilli(times.parse(s));
-          } catch (EventTimeException e) {
-            return new Rejection(names[i], e.getMessage());
-          }
-          break;
-        default:
-          break;
+      try {
+        row[i] = ColumnValues.convert(v, types[i], SqlTypes.name(types[i]), times);
+      } catch (ColumnValues.Mismatch e) {
+        return new Rejection(names[i], e.getMessage());
       }
     }
     return null;
@@ -123,12 +100,5 @@ public final class RowConverter {
     for (int i = 0; i < aggregateInputs.length; i++) {
       inputs[i] = aggregateInputs[i] < 0 ? null : row[aggregateInputs[i]];
     }
-  }
-
-  private static String describe(Object v) {
-    if (v instanceof String s) {
-      return "'" + (s.length() <= 60 ? s : s.substring(0, 57) + "...") + "'";
-    }
-    return String.valueOf(v);
   }
 }

@@ -2,6 +2,7 @@ package io.eventtime.cli.source;
 
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
+import io.eventtime.core.ndjson.TextEncoding;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +15,8 @@ import java.util.List;
 /**
  * The lines of the source files as one stream, file after file in the order given, as raw
  * UTF-8 bytes (no decoding to strings: the JSON parser reads the bytes). Blank lines are
- * skipped but counted, so line numbers are the file's own. The first lines can be
+ * skipped but counted, so line numbers are the file's own. A file that is UTF-16 or UTF-32
+ * (told by {@link TextEncoding}) is refused as a whole, once. The first lines can be
  * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
  * is still read once.
  */
@@ -27,6 +29,7 @@ public final class LineSource implements Closeable {
   private final List<SourceFile> files;
   private int fileIndex = -1;
   private InputStream in;
+  private SourceFile file;
   private String source;
   private long number;
   private boolean firstChunk;
@@ -112,6 +115,11 @@ public final class LineSource implements Closeable {
         number++;
         if (firstChunk) {
           firstChunk = false;
+          String notUtf8 = TextEncoding.notUtf8(Arrays.copyOfRange(buf, start, Math.min(limit, start + 4)),
+              Math.min(limit, start + 4) - start);
+          if (notUtf8 != null) {
+            throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + file + ": " + notUtf8);
+          }
           if (end - start >= 3 && buf[start] == (byte) 0xEF && buf[start + 1] == (byte) 0xBB && buf[start + 2] == (byte) 0xBF) {
             start += 3;
           }
@@ -181,6 +189,7 @@ public final class LineSource implements Closeable {
       return false;
     }
     SourceFile f = files.get(++fileIndex);
+    file = f;
     source = f.displayName();
     try {
       in = Files.newInputStream(f.file());

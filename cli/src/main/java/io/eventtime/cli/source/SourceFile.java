@@ -10,9 +10,11 @@ import java.util.Locale;
 
 /**
  * One {@code --from} source: an NDJSON file named {@code file://path} (relative or absolute) or
- * by its plain path. Its table name is its base name without the extension.
+ * by its plain path. Its table name is its base name without the extension. A source that
+ * cannot be read twice (a pipe) may be read from {@code spool}, a copy of it (see
+ * {@link Spool}); it is still named by its own path.
  */
-public record SourceFile(String uri, String path) implements Serializable {
+public record SourceFile(String uri, String path, String spool) implements Serializable {
 
   /** Reads a {@code --from} value, refusing other schemes. */
   public static SourceFile parse(String uri) {
@@ -33,11 +35,17 @@ public record SourceFile(String uri, String path) implements Serializable {
     } catch (InvalidPathException e) {
       throw new CliException(ErrorCode.INVALID_ARGUMENT, "--from " + uri + " is not a valid path: " + e.getReason());
     }
-    return new SourceFile(uri, path);
+    return new SourceFile(uri, path, null);
   }
 
+  /** The file to read: the source, or its spooled copy. */
   public Path file() {
-    return Path.of(path);
+    return Path.of(spool != null ? spool : path);
+  }
+
+  /** This source, read from the copy {@code copy} of it. */
+  public SourceFile spooledTo(Path copy) {
+    return new SourceFile(uri, path, copy.toString());
   }
 
   /** The name the file is shown by in messages and late/rejected rows: as given on the command line. */
@@ -47,7 +55,8 @@ public record SourceFile(String uri, String path) implements Serializable {
 
   /** The table the file is queried as: {@code events} for {@code data/events.ndjson}. */
   public String tableName() {
-    String base = file().getFileName() == null ? path : file().getFileName().toString();
+    Path own = Path.of(path);
+    String base = own.getFileName() == null ? path : own.getFileName().toString();
     int dot = base.indexOf('.');
     return dot > 0 ? base.substring(0, dot) : base;
   }

@@ -12,7 +12,9 @@ import java.util.List;
  * streaming parser: the other fields are skipped without building values for them. Values come
  * in the types {@link NdjsonLines#parse} gives; a wanted field the line lacks is
  * {@link #MISSING}. The whole line is still checked: a line that is not exactly one JSON object
- * raises {@link MalformedLineException}, as with {@link NdjsonLines#parse}.
+ * raises {@link MalformedLineException}, as with {@link NdjsonLines#parse}; so does a wanted
+ * field that is written twice or holds a number beyond the range of a double (the other fields
+ * are not read, so nothing is said of them).
  *
  * <pre>{@code
  * FieldReader reader = new FieldReader(List.of("merchant", "event_time"));
@@ -64,13 +66,25 @@ public final class FieldReader {
       if (t != JsonToken.START_OBJECT) {
         throw new MalformedLineException("the line is not a JSON object (it starts with " + NdjsonLines.describe(t) + ")");
       }
+      MalformedLineException badField = null;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         int slot = slotOf(p.currentName());
         JsonToken value = p.nextToken();
         if (slot < 0) {
           p.skipChildren();
+        } else if (out[slot] != MISSING) {
+          badField = badField != null ? badField : NdjsonLines.twice(names[slot]);
+          p.skipChildren();
         } else {
-          out[slot] = NdjsonLines.readValue(p, value);
+          try {
+            out[slot] = NdjsonLines.readValue(p, value);
+          } catch (MalformedLineException e) {
+            if (e.field() == null) {
+              throw e;
+            }
+            badField = badField != null ? badField : e;
+            out[slot] = null; // taken: a second spelling of the field is still found twice
+          }
         }
       }
       if (t != JsonToken.END_OBJECT) {
@@ -87,6 +101,9 @@ public final class FieldReader {
       }
       if (extra != null) {
         throw new MalformedLineException("there is more after the JSON object (" + extra + ")");
+      }
+      if (badField != null) {
+        throw badField;
       }
     } catch (JsonProcessingException e) {
       throw new MalformedLineException("malformed JSON: " + e.getOriginalMessage());

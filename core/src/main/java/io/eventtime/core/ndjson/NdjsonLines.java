@@ -12,8 +12,10 @@ import java.util.Map;
 /**
  * Reads one line of newline-delimited JSON into field values of the core's types: strings,
  * {@link Long} for whole numbers, {@link Double} for the others, {@link Boolean}, null; a
- * nested object or array is kept as its JSON text. A line that is not one JSON object raises
- * {@link MalformedLineException} with the reason.
+ * nested object or array is a {@link NestedValue} (not a string: it is no column's value). A
+ * line that is not one JSON object raises {@link MalformedLineException} with the reason; so
+ * does, naming the field, a number beyond the range of a double (it would be read as infinity)
+ * and a field name written twice in the object (which value was meant cannot be told).
  */
 public final class NdjsonLines {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -34,10 +36,24 @@ public final class NdjsonLines {
             + describe(p.currentToken()) + ")");
       }
       Map<String, Object> fields = new LinkedHashMap<>();
+      MalformedLineException badField = null;
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String name = p.currentName();
-        fields.put(name, readValue(p, p.nextToken()));
+        JsonToken value = p.nextToken();
+        if (fields.containsKey(name)) {
+          badField = badField != null ? badField : twice(name);
+          p.skipChildren();
+          continue;
+        }
+        try {
+          fields.put(name, readValue(p, value));
+        } catch (MalformedLineException e) {
+          if (e.field() == null) {
+            throw e;
+          }
+          badField = badField != null ? badField : e;
+        }
       }
       if (t != JsonToken.END_OBJECT) {
         throw new MalformedLineException("the JSON object is not closed");
@@ -52,6 +68,9 @@ public final class NdjsonLines {
       }
       if (extra != null) {
         throw new MalformedLineException("there is more after the JSON object (" + extra + ")");
+      }
+      if (badField != null) {
+        throw badField;
       }
       return fields;
     } catch (MalformedLineException e) {
@@ -68,9 +87,9 @@ public final class NdjsonLines {
       case VALUE_STRING:
         return p.getText();
       case VALUE_NUMBER_INT:
-        return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? (Object) p.getDoubleValue() : (Object) p.getLongValue();
+        return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? (Object) finite(p) : (Object) p.getLongValue();
       case VALUE_NUMBER_FLOAT:
-        return p.getDoubleValue();
+        return finite(p);
       case VALUE_TRUE:
         return Boolean.TRUE;
       case VALUE_FALSE:
@@ -79,10 +98,26 @@ public final class NdjsonLines {
         return null;
       case START_OBJECT:
       case START_ARRAY:
-        return MAPPER.writeValueAsString(p.readValueAsTree());
+        return new NestedValue(t == JsonToken.START_ARRAY, MAPPER.writeValueAsString(p.readValueAsTree()));
       default:
         throw new MalformedLineException("unexpected " + describe(t));
     }
+  }
+
+  /** The number at the parser as a double, refused (naming its field) when it is beyond a double's range. */
+  private static double finite(JsonParser p) throws IOException {
+    double d = p.getDoubleValue();
+    if (Double.isInfinite(d)) {
+      String text = p.getText();
+      throw new MalformedLineException(p.currentName(), "the number " + (text.length() <= 40 ? text
+          : text.substring(0, 37) + "...") + " is beyond the range of a double (at most about 1.8e308 in size)");
+    }
+    return d;
+  }
+
+  /** Why an object that names {@code field} twice is refused. */
+  static MalformedLineException twice(String field) {
+    return new MalformedLineException(field, "the field " + field + " appears twice in the object: keep one");
   }
 
   static String describe(JsonToken t) {

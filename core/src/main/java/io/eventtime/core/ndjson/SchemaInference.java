@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * Infers the type of each field from the values of sample rows: whole numbers are INT64, any
  * other number makes the field DOUBLE, booleans are BOOLEAN, strings that all read as date-times
  * ({@code 2026-07-18 10:00:03}, ISO-8601) are TIMESTAMP, other strings STRING. A field seen only
- * as null is STRING; a field whose values disagree in kind is STRING. Fields keep the order in
+ * as null (or as objects and arrays, which no column holds) is STRING; a field whose values
+ * disagree in kind is STRING. Fields keep the order in
  * which they are first seen.
  */
 public final class SchemaInference {
@@ -69,9 +70,9 @@ public final class SchemaInference {
     return kinds == null ? Set.of() : Collections.unmodifiableSet(kinds);
   }
 
-  /** The type of one JSON value as {@link NdjsonLines#parse} gives it, or null for null. */
+  /** The type of one JSON value as {@link NdjsonLines#parse} gives it, or null for null and nested values. */
   public static ValueType typeOf(Object v) {
-    if (v == null) {
+    if (v == null || v instanceof NestedValue) {
       return null;
     }
     if (v instanceof Long) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -59,6 +60,7 @@ public final class StateCodec {
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
       .build();
+  private static final ObjectReader ONE_DOCUMENT = MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final QueryJson.Stamped query;
   private final AggregateKind[] kinds;
@@ -148,8 +150,25 @@ public final class StateCodec {
       throw new StateException("the state file " + source + " is empty (a run that wrote it was cut off, or the"
           + " disk lost it): " + RESTORE);
     }
-    try {
-      return MAPPER.readTree(bytes);
+    try (JsonParser p = MAPPER.createParser(bytes)) {
+      // one document, then nothing: what follows it is told apart from a document cut short
+      JsonNode document = ONE_DOCUMENT.readTree(p);
+      if (document == null || document.isMissingNode()) {
+        throw new StateException("the state file " + source + " is truncated or corrupt: it holds only blanks: "
+            + RESTORE);
+      }
+      int end = (int) p.currentLocation().getByteOffset();
+      boolean more;
+      try {
+        more = p.nextToken() != null;
+      } catch (JsonProcessingException e) {
+        more = true;
+      }
+      if (more) {
+        throw new StateException("the state file " + source + " is corrupt: there is text after the document, "
+            + textAfter(bytes, end) + ": " + RESTORE);
+      }
+      return document;
     } catch (JsonProcessingException e) {
       if (e instanceof JsonEOFException || atEnd(e, bytes.length)) {
         throw new StateException("the state file " + source + " is truncated or corrupt: it ends before the"
@@ -160,6 +179,25 @@ public final class StateCodec {
     } catch (IOException e) {
       throw new StateException("the state file " + source + " cannot be read: " + e.getMessage(), e);
     }
+  }
+
+  /** Where the first non-blank byte from {@code from} on is, and what it starts: {@code at line 3, column 2 ('xyz')}. */
+  private static String textAfter(byte[] bytes, int from) {
+    int at = from;
+    while (at < bytes.length && (bytes[at] == ' ' || bytes[at] == '\t' || bytes[at] == '\n' || bytes[at] == '\r')) {
+      at++;
+    }
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < at; i++) {
+      if (bytes[i] == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    String text = new String(bytes, at, Math.min(bytes.length - at, 20), StandardCharsets.UTF_8).strip();
+    return "at line " + line + ", column " + (at - lineStart + 1) + " ('" + text + (bytes.length - at > 20 ? "..." : "")
+        + "')";
   }
 
   /** Whether the parser stopped at the end of the input: the document was cut short. */

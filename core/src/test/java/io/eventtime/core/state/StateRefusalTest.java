@@ -194,11 +194,18 @@ class StateRefusalTest {
   }
 
   @Test
-  void anythingAfterTheDocumentIsRefused() throws IOException {
-    Files.write(file, (new String(written, StandardCharsets.UTF_8) + "{}\n").getBytes(StandardCharsets.UTF_8));
-    assertThatThrownBy(() -> StateStore.open(dir, STORED, "event_time"))
-        .hasMessageStartingWith("the state file " + file + " is truncated or corrupt: it is not JSON"
-            + " (Trailing token");
+  void anythingAfterTheDocumentIsRefusedSayingWhereItIs() throws IOException {
+    String text = new String(written, StandardCharsets.UTF_8);
+    long lines = text.lines().count();
+    for (String garbage : List.of("{}\n", "garbage\n", "\n  ]]] and more text after it\n")) {
+      Files.write(file, (text + garbage).getBytes(StandardCharsets.UTF_8));
+      String first = garbage.strip();
+      String where = garbage.startsWith("\n") ? "at line " + (lines + 2) + ", column 3" : "at line " + (lines + 1)
+          + ", column 1";
+      assertThatThrownBy(() -> StateStore.open(dir, STORED, "event_time"))
+          .hasMessage("the state file " + file + " is corrupt: there is text after the document, " + where + " ('"
+              + (first.length() > 20 ? first.substring(0, 20) + "..." : first) + "')" + RESTORE);
+    }
   }
 
   @Test

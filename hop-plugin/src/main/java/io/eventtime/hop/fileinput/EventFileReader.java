@@ -1,6 +1,8 @@
 package io.eventtime.hop.fileinput;
 
 import io.eventtime.core.ndjson.NdjsonReader;
+import io.eventtime.core.ndjson.TextEncoding;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -60,7 +62,17 @@ public final class EventFileReader implements Closeable {
 
   private void open(FileObject file) throws IOException {
     currentFile = HopVfs.getFilename(file);
-    Reader reader = new InputStreamReader(HopVfs.getInputStream(file), StandardCharsets.UTF_8);
+    BufferedInputStream bytes = new BufferedInputStream(HopVfs.getInputStream(file));
+    bytes.mark(4);
+    byte[] head = bytes.readNBytes(4);
+    bytes.reset();
+    String notUtf8 = TextEncoding.notUtf8(head, head.length);
+    if (notUtf8 != null) {
+      // said once for the file, not as a misleading reason for each of its lines
+      bytes.close();
+      throw new IOException("cannot read " + currentFile + ": " + notUtf8);
+    }
+    Reader reader = new InputStreamReader(bytes, StandardCharsets.UTF_8);
     if (!settings.csv) {
       ndjson = new NdjsonReader(currentFile, new BufferedReader(reader));
       return;

@@ -2,6 +2,9 @@ package io.eventtime.hop.fileinput;
 
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.Values;
+import io.eventtime.core.ndjson.ColumnValues;
+import io.eventtime.core.ndjson.NestedValue;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.util.Date;
@@ -10,7 +13,7 @@ import org.apache.hop.core.row.IValueMeta;
 
 /**
  * Turns a value read from a file (a JSON string, number, boolean or null, or CSV text) into a
- * value of one Hop type; a value that is not of that type raises
+ * value of one Hop type; a value that is not of that type, or a JSON object or array, raises
  * {@link IllegalArgumentException} saying why.
  */
 final class ValueReader {
@@ -26,9 +29,14 @@ final class ValueReader {
     if (raw == null) {
       return null;
     }
+    if (raw instanceof NestedValue nested) {
+      // an object and the string of its text are different values: no field takes the object
+      throw new IllegalArgumentException(ColumnValues.nestedReason(nested));
+    }
     switch (target.getType()) {
       case IValueMeta.TYPE_STRING:
-        return raw.toString();
+        // a number is a number: 1 and 1.0 are one text, "1"
+        return raw instanceof Number ? Values.canonical(raw).toString() : raw.toString();
       case IValueMeta.TYPE_INTEGER:
         return integer(raw);
       case IValueMeta.TYPE_NUMBER:

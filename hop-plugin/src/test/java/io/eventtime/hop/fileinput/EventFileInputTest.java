@@ -147,6 +147,19 @@ class EventFileInputTest {
   }
 
   @Test
+  void aUtf16FileStopsTheRunSayingSoOnce() throws Exception {
+    Path file = dir.resolve("utf16.ndjson");
+    Files.writeString(file, "\uFEFF{\"n\":1}\n{\"n\":2}\n", java.nio.charset.StandardCharsets.UTF_16LE);
+    LocalRun.Result r = run(input("ndjson", new InputFile(file.toString(), null), new InputField("n", "Integer", null)));
+    assertThat(r.errors()).isPositive();
+    assertThat(r.rows("out")).isEmpty();
+    assertThat(r.rows("errors")).isEmpty();
+    assertThat(org.apache.hop.core.logging.HopLogStore.getAppender().getBuffer(r.pipeline().getLogChannelId(), true)
+        .toString()).contains("cannot read " + file + ": it is UTF-16LE text (it starts with a UTF-16LE byte order"
+            + " mark), not UTF-8: convert it first, e.g. iconv -f UTF-16LE -t UTF-8");
+  }
+
+  @Test
   void checkReportsBadSettings() throws Exception {
     EventFileInputMeta m = input("xml", new InputFile(dir.resolve("nope.ndjson").toString(), null),
         new InputField("n", "Decimal", null), new InputField(null, "String", null),

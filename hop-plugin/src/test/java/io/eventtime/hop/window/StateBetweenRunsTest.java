@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.IValueMeta;
+import org.apache.hop.core.row.value.ValueMetaInteger;
+import org.apache.hop.core.row.value.ValueMetaNumber;
 import org.apache.hop.core.row.value.ValueMetaString;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,40 @@ class StateBetweenRunsTest {
     Stats stats = ((EventTimeWindowData) run2.pipeline().getTransform("window", 0).getData()).processor().stats();
     assertThat(stats).isEqualTo(new Stats(5, 1, 2, 1, 3, 0));
     assertThat(describe(stored(w))).isEqualTo("watermark 2026-03-01 00:29:00; window 2026-03-01 00:30:00 holds 2");
+  }
+
+  /**
+   * A number is a number across runs: a session stored by a run whose key field was an Integer
+   * (1) is the session of the next run's Number key 1.0. The two keys once compared equal but
+   * were not: the restored session and the new one were one entry of the sorted set of open
+   * sessions, and one session was never emitted.
+   */
+  @Test
+  void anIntegerKeyStoredIsTheNumberKeyOfTheNextRun() throws Exception {
+    EventTimeWindowMeta w = new EventTimeWindowMeta();
+    w.setDefault();
+    w.setWindowKind("session");
+    w.setSessionGap("5 MINUTES");
+    w.setStateFolder(dir.resolve("state").toString());
+    w.setGroupFields(List.of(new GroupField("k")));
+    w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
+    LocalRun.Result run1 = keyed(w, new ValueMetaInteger("k"), new Object[] {1L, "2026-03-01 00:01:00"});
+    assertThat(run1.errors()).isZero();
+    assertThat(run1.rows("out")).isEmpty();
+
+    LocalRun.Result run2 = keyed(w, new ValueMetaNumber("k"), new Object[] {1.0, "2026-03-01 00:01:00"},
+        new Object[] {2.0, "2026-03-01 00:30:00"});
+    assertThat(run2.errors()).isZero();
+    assertThat(Rows.text(run2.rows("out"))).containsExactly("1.0|2026-03-01 00:01:00|2026-03-01 00:06:00|2");
+    assertThat(stored(w).windows()).hasSize(1);
+  }
+
+  private static LocalRun.Result keyed(EventTimeWindowMeta w, IValueMeta key, Object[]... rows) throws Exception {
+    IRowMeta in = new RowMeta();
+    in.addValueMeta(key);
+    in.addValueMeta(new ValueMetaString("event_time"));
+    return new LocalRun(new PipelineBuilder("keyed").injector("in", in).transform("window", w).dummy("out")
+        .hop("in", "window").hop("window", "out").build()).inject("in", in, List.of(rows)).run("out");
   }
 
   @Test

@@ -1,0 +1,53 @@
+package io.eventtime.core.ndjson;
+
+/**
+ * Tells a file that is not UTF-8 by its first bytes, so that a reader can say so once instead
+ * of rejecting every line for reasons that miss the point. NDJSON is UTF-8 (a UTF-8 byte order
+ * mark is skipped); a UTF-16 or UTF-32 file shows a byte order mark of its own, or, since a JSON
+ * line starts with an ASCII character, zero bytes interleaved with its first characters.
+ */
+public final class TextEncoding {
+  private TextEncoding() {}
+
+  /**
+   * Why the file starting with {@code head[0, len)} cannot be read as UTF-8, or null when it
+   * can be: {@code it is UTF-16LE text (...), not UTF-8: convert it first, e.g. iconv ...}.
+   */
+  public static String notUtf8(byte[] head, int len) {
+    int b0 = len > 0 ? head[0] & 0xFF : -1;
+    int b1 = len > 1 ? head[1] & 0xFF : -1;
+    int b2 = len > 2 ? head[2] & 0xFF : -1;
+    int b3 = len > 3 ? head[3] & 0xFF : -1;
+    if (b0 == 0 && b1 == 0 && b2 == 0xFE && b3 == 0xFF) {
+      return reason("UTF-32BE", true);
+    }
+    if (b0 == 0xFF && b1 == 0xFE && b2 == 0 && b3 == 0) {
+      return reason("UTF-32LE", true);
+    }
+    if (b0 == 0xFE && b1 == 0xFF) {
+      return reason("UTF-16BE", true);
+    }
+    if (b0 == 0xFF && b1 == 0xFE) {
+      return reason("UTF-16LE", true);
+    }
+    if (b0 == 0 && b1 == 0 && b2 == 0 && b3 > 0) {
+      return reason("UTF-32BE", false);
+    }
+    if (b0 > 0 && b1 == 0 && b2 == 0 && b3 == 0) {
+      return reason("UTF-32LE", false);
+    }
+    if (b0 == 0 && b1 > 0) {
+      return reason("UTF-16BE", false);
+    }
+    if (b0 > 0 && b1 == 0) {
+      return reason("UTF-16LE", false);
+    }
+    return null;
+  }
+
+  private static String reason(String encoding, boolean byteOrderMark) {
+    return "it is " + encoding + " text (" + (byteOrderMark ? "it starts with a " + encoding + " byte order mark"
+        : "zero bytes are interleaved with its first characters") + "), not UTF-8: convert it first, e.g. iconv -f "
+        + encoding + " -t UTF-8";
+  }
+}
