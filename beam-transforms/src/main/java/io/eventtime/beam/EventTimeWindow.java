@@ -357,9 +357,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /**
    * The global window, with a group's results at its inputs' earliest timestamp rather than at
    * the end of the global window: what each step takes in is stamped at or before what it gives
-   * out (positions and times at the earliest timestamp, partials at their window's end), so that
-   * Beam's watermark stays behind the window rows and late rows, and Beam's own windows can take
-   * them on at their timestamps.
+   * out (positions and times at the earliest timestamp of their bundle's rows, partials at their
+   * window's end), so that Beam's watermark stays behind the window rows and late rows, and Beam's
+   * own windows can take them on at their timestamps. That holds for rows stamped at or before
+   * their event time (NdjsonIO's, EventTimestamps'); rows stamped later still get their window
+   * row's timestamp, behind the watermark then.
    */
   private static <T> Window<T> earliest() {
     return Window.<T>configure().withTimestampCombiner(TimestampCombiner.EARLIEST);
@@ -566,6 +568,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private transient Map<Long, ArrivalTimes> byBlock;
     private transient int heldPairs;
     private transient List<ArrivedRow> batch;
+    /** The earliest timestamp of the bundle's rows so far: what it hands on goes on at that. */
+    private transient org.joda.time.Instant earliest;
 
     ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<List<ArrivedRow>> main, TupleTag<Row> rejected,
         TupleTag<KV<Long, ArrivalTimes>> arrivals) {
@@ -581,10 +585,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       byBlock = new HashMap<>();
       heldPairs = 0;
       batch = new ArrayList<>(BATCH_ROWS);
+      earliest = BoundedWindow.TIMESTAMP_MAX_VALUE;
     }
 
     @ProcessElement
-    public void process(@Element Row row, MultiOutputReceiver out) {
+    public void process(@Element Row row, @Timestamp org.joda.time.Instant timestamp, MultiOutputReceiver out) {
       rowsIn.inc();
       Long position = plan.position(row);
       if (position == null) {
@@ -602,16 +607,18 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
             plan.where(position) + ", field " + plan.timeField + ": " + e.getMessage()));
         return;
       }
+      if (timestamp.isBefore(earliest)) {
+        earliest = timestamp;
+      }
       byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
       if (++heldPairs == MAX_HELD_PAIRS) {
-        byBlock.forEach((block, times) ->
-            out.get(arrivals).outputWithTimestamp(KV.of(block, times), BoundedWindow.TIMESTAMP_MIN_VALUE));
+        byBlock.forEach((block, times) -> out.get(arrivals).outputWithTimestamp(KV.of(block, times), earliest));
         byBlock = new HashMap<>();
         heldPairs = 0;
       }
       batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
       if (batch.size() == BATCH_ROWS) {
-        out.get(main).outputWithTimestamp(batch, BoundedWindow.TIMESTAMP_MIN_VALUE);
+        out.get(main).outputWithTimestamp(batch, earliest);
         batch = new ArrayList<>(BATCH_ROWS);
       }
     }
@@ -619,15 +626,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     @FinishBundle
     public void finishBundle(FinishBundleContext c) {
       if (!batch.isEmpty()) {
-        c.output(main, batch, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+        c.output(main, batch, earliest, GlobalWindow.INSTANCE);
       }
       batch = null;
-      byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), BoundedWindow.TIMESTAMP_MIN_VALUE,
-          GlobalWindow.INSTANCE));
+      byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), earliest, GlobalWindow.INSTANCE));
       byBlock = null;
     }
 
-    /** Positions and times go on at the earliest timestamp, whatever the rows came with ({@link #earliest}). */
+    /**
+     * Batches and positions go on at the earliest timestamp of the bundle's rows, which may be
+     * before that of the row in hand; the bundle holds Beam's watermark there ({@link #earliest()}).
+     */
     @Override
     @SuppressWarnings("deprecation")
     public org.joda.time.Duration getAllowedTimestampSkew() {
@@ -728,6 +737,12 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     public void finishBundle(FinishBundleContext c) {
       bundle.forEach((k, v) -> c.output(partials, KV.of(k, v), partialTimestamp(plan, k), GlobalWindow.INSTANCE));
       bundle = null;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // rows stamped after their event time (at arrival) give earlier partials
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 

@@ -41,8 +41,9 @@ import org.apache.beam.sdk.values.TupleTagList;
  * name order, then the lines of each: {@link ArrivalPositions}); the schema of the rows names the
  * files, so that late and rejected rows are told by file and line. Several files are one stream
  * only when they are read together: give one pattern (a glob) or add patterns with
- * {@link Read#and}, rather than flattening several reads, whose positions would collide. Lines that are not JSON objects, and values that do not
- * fit their column's type, go to the rejected output with the file, line, field and reason.
+ * {@link Read#and}, rather than flattening several reads, whose positions would collide. Lines
+ * that are not JSON objects, and values that do not fit their column's type, go to the rejected
+ * output with the file, line, field and reason.
  *
  * <pre>{@code
  * NdjsonIO.Result read = pipeline.apply(NdjsonIO.read("events-*.ndjson"));
@@ -66,6 +67,7 @@ public final class NdjsonIO {
 
   private NdjsonIO() {}
 
+  /** The files that match {@code filepattern} (a path or a glob), in name order, as one stream. */
   public static Read read(String filepattern) {
     return new Read(List.of(filepattern), null, 1000);
   }
