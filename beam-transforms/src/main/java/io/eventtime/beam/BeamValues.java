@@ -1,16 +1,28 @@
 package io.eventtime.beam;
 
+import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.Values;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Set;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.Schema.TypeName;
+import org.apache.beam.sdk.schemas.logicaltypes.DateTime;
+import org.apache.beam.sdk.schemas.logicaltypes.MicrosInstant;
+import org.apache.beam.sdk.schemas.logicaltypes.NanosInstant;
 import org.joda.time.ReadableInstant;
 
 /** Converts between the values of Beam rows and the core's value types. */
 public final class BeamValues {
+  /** The field types a time field may have, in words. */
+  static final String TIME_TYPES = "a DATETIME field, a timestamp or date-time logical type (SqlTypes.TIMESTAMP,"
+      + " SqlTypes.DATETIME, micros or nanos instant), whole epoch milliseconds or seconds (INT64), or a date-time STRING";
+  /** Beam's logical types of a point in time (a date-time without a zone is read in the parser's zone). */
+  private static final Set<String> TIME_LOGICAL_TYPES =
+      Set.of(MicrosInstant.IDENTIFIER, NanosInstant.IDENTIFIER, DateTime.IDENTIFIER);
+
   private BeamValues() {}
 
   /** The core type of a Beam field type, or null where the core has none. */
@@ -33,6 +45,9 @@ public final class BeamValues {
       case DATETIME:
         return ValueType.TIMESTAMP;
       case LOGICAL_TYPE:
+        if (TIME_LOGICAL_TYPES.contains(type.getLogicalType().getIdentifier())) {
+          return ValueType.TIMESTAMP;
+        }
         Object base = type.getLogicalType().getBaseType();
         return coreType((FieldType) base);
       default:
@@ -68,6 +83,11 @@ public final class BeamValues {
       return t.toInstant(ZoneOffset.UTC);
     }
     return Values.normalize(value);
+  }
+
+  /** The event time of a time field's value; a date-time without a zone is read in the parser's zone. */
+  static long eventTime(EventTimeParser parser, Object value) {
+    return parser.parse(value instanceof LocalDateTime ? value : toCore(value));
   }
 
   /** A core value as a Beam row value of {@code type} (one of {@link #beamType}'s). */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.apache.beam.sdk.PipelineResult;
 
 /**
  * The state an {@link EventTimeWindow} carries from one bounded run to the next: the watermark
@@ -18,8 +19,9 @@ import java.util.UUID;
  * EventTimeWindow window = EventTimeWindow.of(query).withTimeField("event_time");
  * try (EventTimeState state = EventTimeState.open(Path.of("state/orders"), window)) {
  *   rows.apply(window.withState(state));
- *   pipeline.run().waitUntilFinish();
- *   state.commit();
+ *   PipelineResult result = pipeline.run();
+ *   result.waitUntilFinish();   // throws when the run failed, a sink of its rows included
+ *   state.commit(result);       // refuses a run that did not end DONE
  * }
  * }</pre>
  *
@@ -63,7 +65,27 @@ public final class EventTimeState implements AutoCloseable {
     return handoff.toString();
   }
 
-  /** Makes the state the finished run wrote the current one. Call it only after the run succeeded. */
+  /**
+   * Makes the state {@code result}'s run wrote the current one, once that run has finished
+   * successfully ({@link PipelineResult.State#DONE}); a run that failed, or that is still going,
+   * is refused and the state stays as it was. The pipeline writes its hand-off whatever becomes of
+   * the rows downstream, so this check is what keeps a run whose sink failed from moving the
+   * state past windows that were never written.
+   */
+  public void commit(PipelineResult result) {
+    PipelineResult.State finished = result.getState();
+    if (finished != PipelineResult.State.DONE) {
+      throw new IllegalStateException("the run ended " + finished + ", not DONE: its state is not committed, so"
+          + " the next run starts from the state as it was");
+    }
+    commit();
+  }
+
+  /**
+   * Makes the state the finished run wrote the current one. Call it only after the run
+   * succeeded, that is after {@code waitUntilFinish()} returned without an error: the pipeline
+   * writes the hand-off even when a sink of its rows fails; {@link #commit(PipelineResult)} checks that.
+   */
   public void commit() {
     byte[] bytes;
     try {

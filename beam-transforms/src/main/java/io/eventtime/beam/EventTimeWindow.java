@@ -31,7 +31,6 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.SetCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -48,6 +47,12 @@ import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.Sessions;
+import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
@@ -59,6 +64,7 @@ import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptor;
@@ -77,10 +83,16 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * position and event time travel, to a small side input of the latest event time before each
  * block of positions; a row that this bound decides is folded in place, the others get their
  * exact watermark from their block's positions and times. The input must be in the global window.
+ * Each row needs its own position: two rows with one position (two reads flattened, a constant
+ * field) fail the run, since their order of arrival is not known.
+ *
+ * <p>Window rows carry the Beam timestamp of their window's end less a millisecond, late rows
+ * their event time, so that Beam's own windows can take the results on; rejected rows keep the
+ * timestamp they came with.
  *
  * <pre>{@code
  * EventTimeWindowResult r = rows.apply(
- *     EventTimeWindow.of(WindowSpec.tumbling(60_000))
+ *     EventTimeWindow.of(WindowSpecs.tumbling(org.joda.time.Duration.standardMinutes(1)))
  *         .withTimeField("event_time")
  *         .withKeys("merchant")
  *         .withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "amount", "total"))
@@ -109,6 +121,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   private static final int GROUP_BITS = 6;
   /** Each grid window's keys are merged in this many groups, so one window spreads over workers. */
   private static final int KEY_BUCKETS = 16;
+  private static final String NULL_DELAY = "the watermark delay is null: give a duration of zero or more"
+      + " (Duration.ZERO for none)";
 
   private final WindowQuery query;
   private final String timeField;
@@ -133,13 +147,16 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     this.handoff = handoff;
   }
 
-  /** Windows of {@code spec}, with no keys, no aggregates, no delay and the {@code window} policy. */
+  /**
+   * Windows of {@code spec}, with no keys, no aggregates, no delay and the {@code window} policy;
+   * {@link WindowSpecs} makes specs from Beam's and Java's durations.
+   */
   public static EventTimeWindow of(WindowSpec spec) {
     return new EventTimeWindow(WindowQuery.of(spec), null, EventTimeParser.defaults(), DEFAULT_ARRIVAL_FIELD,
         "window_start", "window_end", DEFAULT_BLOCK_BITS, OpenState.empty(), null);
   }
 
-  /** The whole query at once. */
+  /** The whole query at once: the windows, keys, aggregates, delay and late policy. */
   public static EventTimeWindow of(WindowQuery query) {
     return of(query.spec()).withQuery(query);
   }
@@ -148,7 +165,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return new EventTimeWindow(q, timeField, parser, arrivalField, startName, endName, blockBits, restored, handoff);
   }
 
-  /** The field that holds each row's event time (DATETIME, INT64 epoch or a date-time STRING). */
+  /**
+   * The field that holds each row's event time: a DATETIME, Beam's SqlTypes.TIMESTAMP or
+   * SqlTypes.DATETIME (read in the parser's zone), whole epoch milliseconds or seconds (INT64), or
+   * a date-time STRING. Required.
+   */
   public EventTimeWindow withTimeField(String field) {
     return new EventTimeWindow(query, field, parser, arrivalField, startName, endName, blockBits, restored, handoff);
   }
@@ -158,30 +179,68 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return new EventTimeWindow(query, timeField, p, arrivalField, startName, endName, blockBits, restored, handoff);
   }
 
+  /**
+   * The fields rows are grouped by, each key's windows apart; they lead each window row. Replaces
+   * the keys given before; none (the default) puts all rows in one group.
+   */
   public EventTimeWindow withKeys(String... fields) {
     return withQuery(query.withKeys(fields));
   }
 
+  /**
+   * What each window row holds: replaces every aggregate given before (with this or
+   * {@link #withAggregate}); the rows have their columns in this order, after the bounds.
+   */
   public EventTimeWindow withAggregates(AggregateSpec... aggregates) {
     return withQuery(query.withAggregates(aggregates));
   }
 
-  /** Adds one aggregate to those already given. */
+  /**
+   * Adds one aggregate after those already given (unlike {@link #withAggregates}, which replaces
+   * them): {@code kind} over {@code field} (null for {@code count(*)}), as the column {@code outputName}.
+   */
   public EventTimeWindow withAggregate(AggregateKind kind, String field, String outputName) {
     List<AggregateSpec> all = new ArrayList<>(query.aggregates());
     all.add(AggregateSpec.of(kind, field, outputName));
     return withQuery(query.withAggregates(all.toArray(AggregateSpec[]::new)));
   }
 
+  /**
+   * How far the watermark stays behind the latest event time seen (default zero): a row is late
+   * once the watermark has passed its windows (see {@link #withLatePolicy}).
+   */
   public EventTimeWindow withWatermarkDelay(java.time.Duration delay) {
-    return withQuery(query.withDelay(delay.toMillis()));
+    if (delay == null) {
+      throw new IllegalArgumentException(NULL_DELAY);
+    }
+    return withWatermarkDelay(delay.toMillis());
   }
 
+  /** The watermark delay as Beam gives durations ({@link #withWatermarkDelay(java.time.Duration)}). */
+  public EventTimeWindow withWatermarkDelay(org.joda.time.Duration delay) {
+    if (delay == null) {
+      throw new IllegalArgumentException(NULL_DELAY);
+    }
+    return withWatermarkDelay(delay.getMillis());
+  }
+
+  /** The watermark delay in milliseconds ({@link #withWatermarkDelay(java.time.Duration)}). */
+  public EventTimeWindow withWatermarkDelay(long delayMillis) {
+    return withQuery(query.withDelay(delayMillis));
+  }
+
+  /**
+   * When a row counts as late: {@link LatePolicy#WINDOW} (the default) once every window it
+   * belongs to has closed, {@link LatePolicy#EVENT} once its event time is behind the watermark.
+   */
   public EventTimeWindow withLatePolicy(LatePolicy policy) {
     return withQuery(query.withLatePolicy(policy));
   }
 
-  /** The INT64 field that holds each row's arrival position (default {@value #DEFAULT_ARRIVAL_FIELD}). */
+  /**
+   * The INT64 field that holds each row's arrival position (default {@value #DEFAULT_ARRIVAL_FIELD}):
+   * a number per row, unique, that orders the rows as they arrived ({@link ArrivalPositions}).
+   */
   public EventTimeWindow withArrivalField(String field) {
     return new EventTimeWindow(query, timeField, parser, field, startName, endName, blockBits, restored, handoff);
   }
@@ -215,10 +274,12 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         state.loaded(), state.handoffPath());
   }
 
+  /** The query this transform runs. */
   public WindowQuery query() {
     return query;
   }
 
+  /** The field of the event time, or null while none was given. */
   public String timeField() {
     return timeField;
   }
@@ -230,7 +291,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
     if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
       throw new IllegalArgumentException("EventTimeWindow windows the rows by event time itself, so its input must be"
-          + " in the global window, not in " + input.getWindowingStrategy().getWindowFn()
+          + " in the global window, not in " + describe(input.getWindowingStrategy().getWindowFn())
           + ": apply it before any Window.into, or Window.into(new GlobalWindows()) first");
     }
     WindowPlan plan = new WindowPlan(query, input.getSchema(), timeField, parser, arrivalField, startName, endName);
@@ -242,21 +303,25 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         ParDo.of(new ReadEventTimeFn(plan, blockBits, timedTag, rejectedTag, arrivalsTag))
             .withOutputTags(timedTag, TupleTagList.of(rejectedTag).and(arrivalsTag)));
     ArrivedRow.ArrivedRowCoder rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
-    PCollection<List<ArrivedRow>> timed = read.get(timedTag).setCoder(ListCoder.of(rowCoder));
+    PCollection<List<ArrivedRow>> timed = read.get(timedTag).setCoder(ListCoder.of(rowCoder))
+        .apply("EarliestTimestamps", earliest());
     PCollection<Row> rejected = read.get(rejectedTag).setRowSchema(plan.problems);
     PCollection<KV<Long, ArrivalTimes>> arrivals =
-        read.get(arrivalsTag).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()));
+        read.get(arrivalsTag).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()))
+            .apply("EarliestArrivalTimestamps", earliest());
 
     long carriedMax = restored.maxEventTime() == null ? ArrivedRow.NO_WATERMARK : restored.maxEventTime();
     PCollectionView<WatermarkIndex> index =
         arrivals.apply("WatermarkIndex", Combine.globally(new WatermarkIndex.BuildFn(carriedMax)).asSingletonView());
 
-    SerializableCoder<OpenState.OpenWindow> heldCoder = SerializableCoder.of(OpenState.OpenWindow.class);
+    Coder<OpenState.OpenWindow> heldCoder = OpenWindowCoder.of(query.aggregates());
     Folded folded = query.spec() instanceof WindowSpec.Session session
         ? sessionWindows(session, plan, carry, timed, rowCoder, index, heldCoder)
         : gridWindows(plan, carry, timed, rowCoder, arrivals, index);
-    PCollection<Row> windows = folded.windows().setRowSchema(plan.output);
-    PCollection<Row> late = folded.late().setRowSchema(plan.problems);
+    PCollection<Row> windows = folded.windows().setRowSchema(plan.output)
+        .apply("WindowRowsAsUsual", Window.<Row>configure().withTimestampCombiner(TimestampCombiner.END_OF_WINDOW));
+    PCollection<Row> late = folded.late().setRowSchema(plan.problems)
+        .apply("LateRowsAsUsual", Window.<Row>configure().withTimestampCombiner(TimestampCombiner.END_OF_WINDOW));
     PCollection<OpenState.OpenWindow> held = folded.held().setCoder(heldCoder);
     windows
         .apply("WindowBounds", MapElements
@@ -273,6 +338,33 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
               .withSideInputs(index, heldView));
     }
     return new EventTimeWindowResult(input.getPipeline(), windows, late, rejected);
+  }
+
+  /** A Beam window function in words: {@code FixedWindows of PT1M}, not its object identity. */
+  private static String describe(WindowFn<?, ?> fn) {
+    if (fn instanceof FixedWindows f) {
+      return "FixedWindows of " + f.getSize() + (f.getOffset().getMillis() == 0 ? "" : " offset " + f.getOffset());
+    }
+    if (fn instanceof SlidingWindows w) {
+      return "SlidingWindows of " + w.getSize() + " every " + w.getPeriod();
+    }
+    if (fn instanceof Sessions w) {
+      return "Sessions with gap " + w.getGapDuration();
+    }
+    return fn.getClass().getSimpleName();
+  }
+
+  /**
+   * The global window, with a group's results at its inputs' earliest timestamp rather than at
+   * the end of the global window: what each step takes in is stamped at or before what it gives
+   * out (positions and times at the earliest timestamp of their bundle's rows, partials at their
+   * window's end), so that Beam's watermark stays behind the window rows and late rows, and Beam's
+   * own windows can take them on at their timestamps. That holds for rows stamped at or before
+   * their event time (NdjsonIO's, EventTimestamps'); rows stamped later still get their window
+   * row's timestamp, behind the watermark then.
+   */
+  private static <T> Window<T> earliest() {
+    return Window.<T>configure().withTimestampCombiner(TimestampCombiner.EARLIEST);
   }
 
   /** What folding the rows into windows gives: the window rows, the late rows, the windows held open. */
@@ -301,7 +393,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         .setCoder(KvCoder.of(KeyCoder.of(), rowCoder));
     PCollection<KV<io.eventtime.core.Key, OpenState.OpenWindow>> carried = timed.getPipeline()
         .apply("CarriedSessions", Create.of(carriedWindows())
-            .withCoder(KvCoder.of(KeyCoder.of(), heldCoder)));
+            .withCoder(KvCoder.of(KeyCoder.of(), heldCoder)))
+        .apply("EarliestCarriedTimestamps", earliest());
     PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carried)
         .apply("GroupKeys", CoGroupByKey.create())
         .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
@@ -341,7 +434,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
                 partialTag, lateTag)).withSideInputs(index)
             .withOutputTags(partialTag, TupleTagList.of(lateTag)));
     PCollection<KV<WindowKey, Accumulator[]>> carried = timed.getPipeline()
-        .apply("CarriedWindows", Create.of(carriedPartials()).withCoder(partialCoder));
+        .apply("CarriedWindows", Create.timestamped(carriedPartials()).withCoder(partialCoder))
+        .apply("EarliestCarriedTimestamps", earliest());
     PCollectionTuple rows = PCollectionList.of(decided.get(partialTag).setCoder(partialCoder))
         .and(undecided.get(partialTag).setCoder(partialCoder))
         .and(carried)
@@ -358,10 +452,12 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return new Folded(rows.get(windowsTag), undecided.get(lateTag), rows.get(heldTag));
   }
 
-  private List<KV<WindowKey, Accumulator[]>> carriedPartials() {
-    List<KV<WindowKey, Accumulator[]>> out = new ArrayList<>();
+  /** The carried windows' partials, stamped as partials are (at their window's end). */
+  private List<TimestampedValue<KV<WindowKey, Accumulator[]>>> carriedPartials() {
+    List<TimestampedValue<KV<WindowKey, Accumulator[]>>> out = new ArrayList<>();
     for (OpenState.OpenWindow w : restored.windows()) {
-      out.add(KV.of(new WindowKey(w.key(), w.start()), w.accumulators()));
+      out.add(TimestampedValue.of(KV.of(new WindowKey(w.key(), w.start()), w.accumulators()),
+          RowTimestamps.ofWindow(w.end())));
     }
     return out;
   }
@@ -376,6 +472,51 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
 
   private static long windowSize(WindowSpec spec) {
     return spec instanceof WindowSpec.Tumbling t ? t.sizeMillis() : ((WindowSpec.Hopping) spec).sizeMillis();
+  }
+
+  /** The end of the grid window that starts at {@code start}, at most the largest time. */
+  private static long windowEnd(long start, long size) {
+    long end = start + size;
+    return end < start ? Long.MAX_VALUE : end;
+  }
+
+  /** A partial of a grid window goes on at its window row's timestamp, so that the watermark holds there. */
+  private static org.joda.time.Instant partialTimestamp(WindowPlan plan, WindowKey k) {
+    return RowTimestamps.ofWindow(windowEnd(k.start(), windowSize(plan.query.spec())));
+  }
+
+  /** Fails the run when two of the rows have one arrival position. */
+  private static void requireDistinctPositions(WindowPlan plan, Iterable<ArrivalTimes> groupTimes) {
+    int n = 0;
+    for (ArrivalTimes times : groupTimes) {
+      n += times.size();
+    }
+    long[] positions = new long[n];
+    int i = 0;
+    for (ArrivalTimes times : groupTimes) {
+      for (int j = 0; j < times.size(); j++) {
+        positions[i++] = times.position(j);
+      }
+    }
+    Arrays.sort(positions);
+    for (i = 1; i < n; i++) {
+      if (positions[i] == positions[i - 1]) {
+        throw collision(plan, positions[i]);
+      }
+    }
+  }
+
+  /**
+   * Two rows with one arrival position: the order of arrival, and so lateness, is not known. It
+   * comes of several sources read apart (each numbering its rows from the start) and put together.
+   */
+  private static IllegalArgumentException collision(WindowPlan plan, long position) {
+    return new IllegalArgumentException("two rows have the same arrival position (" + plan.where(position) + "), so the"
+        + " order in which they arrived, which decides what is late, is not known: each row needs its own position."
+        + " To read several files as one stream, read them with one NdjsonIO.read of a pattern that matches them all"
+        + " (a glob such as \"events-*.ndjson\", or more patterns added with .and(...)) or one"
+        + " ArrivalPositions.ofLines, rather than flattening several reads; rows of another source need positions"
+        + " that go on where the others end");
   }
 
   /** The watermark at the end of the input: what decides which windows a holding run emits. */
@@ -427,6 +568,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private transient Map<Long, ArrivalTimes> byBlock;
     private transient int heldPairs;
     private transient List<ArrivedRow> batch;
+    /** The earliest timestamp of the bundle's rows so far: what it hands on goes on at that. */
+    private transient org.joda.time.Instant earliest;
 
     ReadEventTimeFn(WindowPlan plan, int blockBits, TupleTag<List<ArrivedRow>> main, TupleTag<Row> rejected,
         TupleTag<KV<Long, ArrivalTimes>> arrivals) {
@@ -442,10 +585,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       byBlock = new HashMap<>();
       heldPairs = 0;
       batch = new ArrayList<>(BATCH_ROWS);
+      earliest = BoundedWindow.TIMESTAMP_MAX_VALUE;
     }
 
     @ProcessElement
-    public void process(@Element Row row, MultiOutputReceiver out) {
+    public void process(@Element Row row, @Timestamp org.joda.time.Instant timestamp, MultiOutputReceiver out) {
       rowsIn.inc();
       Long position = plan.position(row);
       if (position == null) {
@@ -460,18 +604,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       } catch (EventTimeException e) {
         rowsRejected.inc();
         out.get(rejected).output(ProblemRows.of(plan.problems, row, plan.timeField,
-            "arrival " + position + ", field " + plan.timeField + ": " + e.getMessage()));
+            plan.where(position) + ", field " + plan.timeField + ": " + e.getMessage()));
         return;
+      }
+      if (timestamp.isBefore(earliest)) {
+        earliest = timestamp;
       }
       byBlock.computeIfAbsent(position >> blockBits, b -> new ArrivalTimes()).add(position, ts);
       if (++heldPairs == MAX_HELD_PAIRS) {
-        byBlock.forEach((block, times) -> out.get(arrivals).output(KV.of(block, times)));
+        byBlock.forEach((block, times) -> out.get(arrivals).outputWithTimestamp(KV.of(block, times), earliest));
         byBlock = new HashMap<>();
         heldPairs = 0;
       }
       batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
       if (batch.size() == BATCH_ROWS) {
-        out.get(main).output(batch);
+        out.get(main).outputWithTimestamp(batch, earliest);
         batch = new ArrayList<>(BATCH_ROWS);
       }
     }
@@ -479,12 +626,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     @FinishBundle
     public void finishBundle(FinishBundleContext c) {
       if (!batch.isEmpty()) {
-        c.output(main, batch, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE);
+        c.output(main, batch, earliest, GlobalWindow.INSTANCE);
       }
       batch = null;
-      byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), BoundedWindow.TIMESTAMP_MIN_VALUE,
-          GlobalWindow.INSTANCE));
+      byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), earliest, GlobalWindow.INSTANCE));
       byBlock = null;
+    }
+
+    /**
+     * Batches and positions go on at the earliest timestamp of the bundle's rows, which may be
+     * before that of the row in hand; the bundle holds Beam's watermark there ({@link #earliest()}).
+     */
+    @Override
+    @SuppressWarnings("deprecation")
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 
@@ -572,15 +728,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       }
       rowsFolded.inc(folded);
       if (bundle.size() >= MAX_HELD_PARTIALS) {
-        bundle.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
+        bundle.forEach((k, v) -> out.get(partials).outputWithTimestamp(KV.of(k, v), partialTimestamp(plan, k)));
         bundle = new Partials(plan.aggregates());
       }
     }
 
     @FinishBundle
     public void finishBundle(FinishBundleContext c) {
-      bundle.forEach((k, v) -> c.output(partials, KV.of(k, v), BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE));
+      bundle.forEach((k, v) -> c.output(partials, KV.of(k, v), partialTimestamp(plan, k), GlobalWindow.INSTANCE));
       bundle = null;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // rows stamped after their event time (at arrival) give earlier partials
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 
@@ -614,6 +776,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
 
     @ProcessElement
     public void process(@Element KV<Long, CoGbkResult> group, MultiOutputReceiver out, ProcessContext c) {
+      requireDistinctPositions(plan, group.getValue().getAll(timesTag));
       List<ArrivedRow> rows = new ArrayList<>();
       group.getValue().getAll(rowsTag).forEach(rows::add);
       if (rows.isEmpty()) {
@@ -630,13 +793,19 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         int n = assigner.landing(r.eventTime, watermarks[i], starts);
         if (n == 0) {
           lateDropped.inc();
-          out.get(late).output(lateRow(plan, r, watermarks[i]));
+          out.get(late).outputWithTimestamp(lateRow(plan, r, watermarks[i]), RowTimestamps.at(r.eventTime));
         } else {
           rowsFolded.inc();
           folded.add(plan.key(r.row), starts, n, plan.inputs(r.row), carry.arrival(r));
         }
       }
-      folded.forEach((k, v) -> out.get(partials).output(KV.of(k, v)));
+      folded.forEach((k, v) -> out.get(partials).outputWithTimestamp(KV.of(k, v), partialTimestamp(plan, k)));
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // on a runner whose grouping stamps at the end of the global window
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 
@@ -688,7 +857,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /** A late row for the late output: the row, its time field, and the reason in the core's words. */
   private static Row lateRow(WindowPlan plan, ArrivedRow r, long watermark) {
     return ProblemRows.of(plan.problems, r.row, plan.timeField,
-        "arrival " + r.position + ": " + WindowAssigner.lateReason(plan.query.latePolicy(), r.eventTime, watermark));
+        plan.where(r.position) + ": " + WindowAssigner.lateReason(plan.query.latePolicy(), r.eventTime, watermark));
   }
 
   /** Gives each row its watermark, keyed for the per-key session fold. */
@@ -706,7 +875,13 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         OutputReceiver<KV<io.eventtime.core.Key, ArrivedRow>> out, ProcessContext c) {
       WatermarkIndex wm = c.sideInput(index);
       long maxBefore = wm.maxBefore(group.getKey() << GROUP_BITS);
-      for (ArrivedRow r : withWatermarks(group.getValue(), maxBefore, plan.query.delayMillis())) {
+      List<ArrivedRow> rows = withWatermarks(group.getValue(), maxBefore, plan.query.delayMillis());
+      for (int i = 1; i < rows.size(); i++) {
+        if (rows.get(i).position == rows.get(i - 1).position) {
+          throw collision(plan, rows.get(i).position);
+        }
+      }
+      for (ArrivedRow r : rows) {
         out.output(KV.of(plan.key(r.row), r));
       }
     }
@@ -758,7 +933,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
           folded++;
         } else {
           lateDropped.inc();
-          out.get(late).output(lateRow(plan, r, r.watermark));
+          out.get(late).outputWithTimestamp(lateRow(plan, r, r.watermark), RowTimestamps.at(r.eventTime));
         }
       }
       rowsFolded.inc(folded);
@@ -776,8 +951,16 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     private void emit(List<SessionSet.Session> closed, SessionSet sessions, OutputReceiver<Row> out) {
       for (SessionSet.Session s : closed) {
         rowsOut.inc();
-        out.output(plan.windowRow(s.key(), s.start(), sessions.endOf(s), plan.aggregates().results(s.accumulators())));
+        long end = sessions.endOf(s);
+        out.outputWithTimestamp(plan.windowRow(s.key(), s.start(), end, plan.aggregates().results(s.accumulators())),
+            RowTimestamps.ofWindow(end));
       }
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // on a runner whose grouping stamps at the end of the global window
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 
@@ -815,13 +998,20 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         aggregates.merge(byKey.computeIfAbsent(partial.getKey().key(), k -> aggregates.create()), partial.getValue());
       }
       long start = group.getKey().getKey();
-      long end = start + size;
+      long end = windowEnd(start, size);
       if (carry.holding && !plan.query.spec().isClosed(end, finalWatermark(c.sideInput(index), plan.query.delayMillis()))) {
         byKey.forEach((key, accs) -> out.get(held).output(new OpenState.OpenWindow(key, start, end, accs)));
         return;
       }
       rowsOut.inc(byKey.size());
-      byKey.forEach((key, accs) -> out.get(windows).output(plan.windowRow(key, start, end, aggregates.results(accs))));
+      byKey.forEach((key, accs) -> out.get(windows).outputWithTimestamp(
+          plan.windowRow(key, start, end, aggregates.results(accs)), RowTimestamps.ofWindow(end)));
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // on a runner whose grouping stamps at the end of the global window
+    public org.joda.time.Duration getAllowedTimestampSkew() {
+      return org.joda.time.Duration.millis(Long.MAX_VALUE);
     }
   }
 

@@ -66,7 +66,7 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
     ValueType type = BeamValues.coreType(in.getField(index).getType());
     if (type != ValueType.TIMESTAMP && type != ValueType.INT64 && type != ValueType.STRING) {
       throw new IllegalArgumentException("the time field '" + field + "' is of type " + in.getField(index).getType()
-          + ": give a DATETIME field, whole epoch milliseconds or seconds (INT64), or a date-time STRING");
+          + ": give " + BeamValues.TIME_TYPES);
     }
     Schema.Builder b = Schema.builder();
     for (int i = 0; i < in.getFieldCount(); i++) {
@@ -140,7 +140,7 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
     public void process(@Element Row row, MultiOutputReceiver receiver) {
       long ts;
       try {
-        ts = parser.parse(BeamValues.toCore(row.getValue(index)));
+        ts = BeamValues.eventTime(parser, row.getValue(index));
       } catch (EventTimeException e) {
         rowsIn.inc();
         rowsRejected.inc();

@@ -16,24 +16,17 @@ import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
@@ -48,9 +41,12 @@ import org.apache.beam.sdk.values.TupleTagList;
 /**
  * Reads newline-delimited JSON files as a replay of a stream: rows in arrival order, each with
  * its arrival position in the field {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD} (the files in
- * name order, then the lines of each). Lines that are not JSON objects, and values that do not
- * fit their column's type (by the core's {@link ColumnValues} rule), go to the rejected output with the
- * file, line, field and reason.
+ * name order, then the lines of each: {@link ArrivalPositions}); the schema of the rows names the
+ * files, so that late and rejected rows are told by file and line. Several files are one stream
+ * only when they are read together: give one pattern (a glob) or add patterns with
+ * {@link Read#and}, rather than flattening several reads, whose positions would collide. Lines
+ * that are not JSON objects, and values that do not fit their column's type (by the core's
+ * {@link ColumnValues} rule), go to the rejected output with the file, line, field and reason.
  *
  * <pre>{@code
  * NdjsonIO.Result read = pipeline.apply(NdjsonIO.read("events-*.ndjson"));
@@ -72,18 +68,16 @@ public final class NdjsonIO {
       .addStringField("reason")
       .build();
 
-  /** Bits of the arrival position that hold the line number; the file's index sits above them. */
-  static final int LINE_BITS = 40;
-
   private NdjsonIO() {}
 
+  /** The files that match {@code filepattern} (a path or a glob), in name order, as one stream. */
   public static Read read(String filepattern) {
     return new Read(List.of(filepattern), null, 1000);
   }
 
-  /** The arrival position of line {@code line} (1-based) of the {@code fileIndex}-th file. */
+  /** The arrival position of line {@code line} (1-based) of the {@code fileIndex}-th file ({@link ArrivalPositions#of}). */
   public static long position(int fileIndex, long line) {
-    return ((long) fileIndex << LINE_BITS) | line;
+    return ArrivalPositions.of(fileIndex, line);
   }
 
   /** The rows read and the lines rejected. */
@@ -155,36 +149,13 @@ public final class NdjsonIO {
 
     @Override
     public Result expand(PBegin begin) {
-      List<String> files = matchFiles();
-      Schema rowSchema = withArrival(schema != null ? schema : infer(files));
-      List<KV<Long, String>> indexed = new ArrayList<>();
-      for (int i = 0; i < files.size(); i++) {
-        indexed.add(KV.of((long) i, files.get(i)));
-      }
-      PCollectionTuple out = begin
-          .apply("Files", Create.of(indexed).withCoder(KvCoder.of(VarLongCoder.of(), StringUtf8Coder.of())))
-          .apply("SpreadFiles", Reshuffle.viaRandomKey())
+      List<String> files = ArrivalPositions.matchFiles(patterns);
+      Schema rowSchema = withArrival(schema != null ? schema : infer(files), files);
+      PCollectionTuple out = ArrivalPositions.indexedFiles(begin, files)
           .apply("ReadLines", ParDo.of(new ReadFileFn(rowSchema)).withOutputTags(ROWS, TupleTagList.of(REJECTED)));
       out.get(ROWS).setRowSchema(rowSchema);
       out.get(REJECTED).setRowSchema(REJECTED_SCHEMA);
       return new Result(out);
-    }
-
-    private List<String> matchFiles() {
-      List<String> files = new ArrayList<>();
-      for (String p : patterns) {
-        try {
-          MatchResult m = FileSystems.match(p);
-          if (m.status() != MatchResult.Status.OK || m.metadata().isEmpty()) {
-            throw new IllegalArgumentException("no file matches '" + p + "': check the path or pattern");
-          }
-          m.metadata().stream().map(md -> md.resourceId().toString()).forEach(files::add);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot list the files of '" + p + "': " + e.getMessage(), e);
-        }
-      }
-      files.sort(Comparator.naturalOrder());
-      return files.stream().distinct().toList();
     }
 
     private Schema infer(List<String> files) {
@@ -215,12 +186,13 @@ public final class NdjsonIO {
       return b.build();
     }
 
-    private static Schema withArrival(Schema s) {
+    private static Schema withArrival(Schema s, List<String> files) {
       if (s.hasField(EventTimeWindow.DEFAULT_ARRIVAL_FIELD)) {
         throw new IllegalArgumentException("the rows already have a field named '" + EventTimeWindow.DEFAULT_ARRIVAL_FIELD
             + "', which the reader uses for the arrival position: rename that field in the data");
       }
-      return Schema.builder().addFields(s.getFields()).addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
+      return ArrivalPositions.withFiles(
+          Schema.builder().addFields(s.getFields()).addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD), files);
     }
   }
 

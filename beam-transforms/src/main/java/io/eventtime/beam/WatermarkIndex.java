@@ -115,6 +115,41 @@ final class WatermarkIndex implements Serializable {
     public Coder<Maxima> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, ArrivalTimes>> inputCoder) {
       return MaximaCoder.INSTANCE;
     }
+
+    @Override
+    public Coder<WatermarkIndex> getDefaultOutputCoder(CoderRegistry registry, Coder<KV<Long, ArrivalTimes>> inputCoder) {
+      return IndexCoder.INSTANCE;
+    }
+  }
+
+  /** The index as its numbers: the blocks, the prefix maxima, the carried maximum, the last position. */
+  static final class IndexCoder extends AtomicCoder<WatermarkIndex> {
+    static final IndexCoder INSTANCE = new IndexCoder();
+
+    @Override
+    public void encode(WatermarkIndex value, OutputStream out) throws IOException {
+      VarInt.encode(value.blocks.length, out);
+      for (int i = 0; i < value.blocks.length; i++) {
+        VarInt.encode(value.blocks[i], out);
+        VarInt.encode(value.maxBefore[i], out);
+      }
+      VarInt.encode(value.maxBefore[value.blocks.length], out);
+      VarInt.encode(value.carriedMax, out);
+      VarInt.encode(value.lastPosition, out);
+    }
+
+    @Override
+    public WatermarkIndex decode(InputStream in) throws IOException {
+      int n = VarInt.decodeInt(in);
+      long[] blocks = new long[n];
+      long[] maxBefore = new long[n + 1];
+      for (int i = 0; i < n; i++) {
+        blocks[i] = VarInt.decodeLong(in);
+        maxBefore[i] = VarInt.decodeLong(in);
+      }
+      maxBefore[n] = VarInt.decodeLong(in);
+      return new WatermarkIndex(blocks, maxBefore, VarInt.decodeLong(in), VarInt.decodeLong(in));
+    }
   }
 
   private static final class MaximaCoder extends AtomicCoder<Maxima> {

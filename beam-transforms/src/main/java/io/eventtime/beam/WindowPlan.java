@@ -31,6 +31,8 @@ final class WindowPlan implements Serializable {
   private final int arrivalIndex;
   private final int[] keyIndexes;
   private final int[] inputIndexes;
+  /** The files the arrival positions number, when the input's schema names them; else null. */
+  private final List<String> files;
   private transient Aggregates aggregates;
 
   WindowPlan(WindowQuery query, Schema input, String timeField, EventTimeParser parser, String arrivalField,
@@ -44,9 +46,16 @@ final class WindowPlan implements Serializable {
     ValueType timeCore = BeamValues.coreType(timeType);
     if (timeCore != ValueType.TIMESTAMP && timeCore != ValueType.INT64 && timeCore != ValueType.STRING) {
       throw new IllegalArgumentException("the time field '" + timeField + "' is of type " + timeType
-          + ": give a DATETIME field, whole epoch milliseconds or seconds (INT64), or a date-time STRING");
+          + ": give " + BeamValues.TIME_TYPES);
     }
-    this.arrivalIndex = BeamValues.requireField(input, arrivalField, "arrival position");
+    if (arrivalField == null || !input.hasField(arrivalField)) {
+      throw new IllegalArgumentException("the arrival position field '" + arrivalField + "' is not in the input rows"
+          + " (the fields are " + input.getFieldNames() + "): each row needs a whole number (INT64) that gives the"
+          + " order in which the rows arrived, which lateness is decided by. NdjsonIO.read and"
+          + " ArrivalPositions.ofLines write it to '" + EventTimeWindow.DEFAULT_ARRIVAL_FIELD + "'; for rows"
+          + " that have it in another field, name that field with withArrivalField(...)");
+    }
+    this.arrivalIndex = input.indexOf(arrivalField);
     if (BeamValues.coreType(input.getField(arrivalIndex).getType()) != ValueType.INT64) {
       throw new IllegalArgumentException("the arrival position field '" + arrivalField
           + "' must hold whole numbers (INT64), not " + input.getField(arrivalIndex).getType());
@@ -83,11 +92,18 @@ final class WindowPlan implements Serializable {
       } else {
         inputIndexes[i] = -1;
       }
-      ValueType result = a.kind().resultType(inType);
+      ValueType result;
+      try {
+        result = a.kind().resultType(inType);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("the field '" + a.inputField() + "' of " + a + ": " + e.getMessage(), e);
+      }
       out.addNullableField(requireUnique(names, a.outputName()), BeamValues.beamType(result));
     }
     this.output = out.build();
     this.problems = ProblemRows.schema(input);
+    List<String> named = ArrivalPositions.files(input);
+    this.files = named == null ? null : List.copyOf(named);
   }
 
   private static String requireUnique(Set<String> names, String name) {
@@ -113,7 +129,12 @@ final class WindowPlan implements Serializable {
 
   /** The event time of a row; {@link EventTimeException} says why there is none. */
   long eventTime(Row row) {
-    return parser.parse(BeamValues.toCore(row.getValue(timeIndex)));
+    return BeamValues.eventTime(parser, row.getValue(timeIndex));
+  }
+
+  /** Where a row arrived, in words: its file and line when the positions number files, else its position. */
+  String where(long position) {
+    return ArrivalPositions.describe(position, files);
   }
 
   Key key(Row row) {

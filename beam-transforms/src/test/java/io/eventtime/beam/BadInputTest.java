@@ -24,6 +24,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
@@ -160,15 +161,17 @@ class BadInputTest {
     PCollection<Row> rows = p.apply(Create.empty(schema));
     assertThatThrownBy(() -> rows.apply("A", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("flag")))
         .hasMessageContaining("the time field 'flag' is of type BOOLEAN")
-        .hasMessageContaining("give a DATETIME field, whole epoch milliseconds or seconds (INT64), or a date-time STRING");
+        .hasMessage("the time field 'flag' is of type BOOLEAN NOT NULL: give a DATETIME field, a timestamp or date-time"
+            + " logical type (SqlTypes.TIMESTAMP, SqlTypes.DATETIME, micros or nanos instant), whole epoch milliseconds"
+            + " or seconds (INT64), or a date-time STRING");
     assertThatThrownBy(() -> rows.apply("B", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("when")))
         .hasMessage("the time field 'when' is not in the input rows; the fields are [flag, name, t, _arrival]");
     assertThatThrownBy(() -> rows.apply("C", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withKeys("merchant"))).hasMessageContaining("the group-by field 'merchant' is not in the input rows");
     assertThatThrownBy(() -> rows.apply("D", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregate(AggregateKind.SUM, "name", "total")))
-        .hasMessage("sum takes a numeric field (INT64 or DOUBLE), not STRING: use count, min, max, first or last for"
-            + " that field, or sum a numeric one");
+        .hasMessage("the field 'name' of sum(name) AS total: sum takes a numeric field (INT64 or DOUBLE), not STRING:"
+            + " use count, min, max, first or last for that field, or sum a numeric one");
     assertThatThrownBy(() -> rows.apply("E", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregates(AggregateSpec.countAll("window_start"))))
         .hasMessageContaining("two output columns are named 'window_start'");
@@ -180,8 +183,12 @@ class BadInputTest {
         .hasMessageContaining("no file matches");
     assertThatThrownBy(() -> rows.apply("Fixed", Window.into(FixedWindows.of(Duration.standardMinutes(1))))
         .apply("I", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")))
-        .hasMessageContaining("its input must be in the global window")
-        .hasMessageContaining("apply it before any Window.into");
+        .hasMessage("EventTimeWindow windows the rows by event time itself, so its input must be in the global window,"
+            + " not in FixedWindows of PT60S: apply it before any Window.into, or Window.into(new GlobalWindows()) first");
+    assertThatThrownBy(() -> rows.apply("Sliding", Window.into(SlidingWindows.of(Duration.standardMinutes(10))
+            .every(Duration.standardMinutes(5))))
+        .apply("J", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")))
+        .hasMessageContaining("not in SlidingWindows of PT600S every PT300S:");
   }
 
   @Test

@@ -11,11 +11,29 @@ import io.eventtime.core.PartialAggregate;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import io.eventtime.core.Key;
+import io.eventtime.core.OpenState;
+import io.eventtime.core.WindowSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PValue;
+import org.junit.jupiter.api.io.TempDir;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.jupiter.api.Test;
 
 class CodersTest {
+  @TempDir
+  Path dir;
 
   @Test
   void accumulatorsOfEveryAggregateKeepTheirStateThroughTheCoder() throws CoderException {
@@ -76,6 +94,66 @@ class CodersTest {
     assertThat(copy.maxTime()).isEqualTo(Long.MAX_VALUE);
     assertThat(copy.lastPosition()).isEqualTo(2047);
     assertThat(CoderUtils.clone(ArrivalTimes.ArrivalTimesCoder.of(), new ArrivalTimes()).size()).isZero();
+  }
+
+  @Test
+  void openWindowsAndTheWatermarkIndexKeepEverythingThroughTheirCoders() throws CoderException {
+    List<AggregateSpec> specs = List.of(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "v", "s"));
+    Aggregates aggregates = new Aggregates(specs);
+    Accumulator[] accs = aggregates.create();
+    aggregates.add(accs, new Object[] {null, 5L}, 3L);
+    OpenState.OpenWindow w = new OpenState.OpenWindow(Key.of("acme", 7L), -60_000L, 1_772_323_200_000L, accs);
+    OpenState.OpenWindow copy = CoderUtils.clone(OpenWindowCoder.of(specs), w);
+    assertThat(copy.key()).isEqualTo(w.key());
+    assertThat(copy.start()).isEqualTo(w.start());
+    assertThat(copy.end()).isEqualTo(w.end());
+    assertThat(states(copy.accumulators())).isEqualTo(states(accs));
+
+    WatermarkIndex.BuildFn build = new WatermarkIndex.BuildFn(500L);
+    WatermarkIndex.Maxima acc = build.createAccumulator();
+    ArrivalTimes block3 = new ArrivalTimes();
+    block3.add(3 << 10, 900L);
+    block3.add((3 << 10) + 5, 1200L);
+    ArrivalTimes block1 = new ArrivalTimes();
+    block1.add(1 << 10, 700L);
+    build.addInput(acc, org.apache.beam.sdk.values.KV.of(3L, block3));
+    build.addInput(acc, org.apache.beam.sdk.values.KV.of(1L, block1));
+    WatermarkIndex index = CoderUtils.clone(WatermarkIndex.IndexCoder.INSTANCE, build.extractOutput(acc));
+    assertThat(index.maxBefore(1)).isEqualTo(500L);
+    assertThat(index.maxBefore(3)).isEqualTo(700L);
+    assertThat(index.maxThrough(3)).isEqualTo(1200L);
+    assertThat(index.overallMax()).isEqualTo(1200L);
+    assertThat(index.lastPosition()).isEqualTo((3 << 10) + 5);
+  }
+
+  /** No value of the transform's pipeline goes through Java serialisation (which the Direct runner warns of). */
+  @Test
+  void everyCollectionOfTheTransformHasACoderOfItsOwn() {
+    Schema schema = Schema.builder().addStringField("k").addNullableField("t", FieldType.STRING)
+        .addInt64Field("_arrival").build();
+    for (WindowSpec spec : new WindowSpec[] {WindowSpec.tumbling(60_000), WindowSpec.session(60_000)}) {
+      EventTimeWindow window = EventTimeWindow.of(spec).withTimeField("t").withKeys("k")
+          .withAggregates(AggregateSpec.countAll("n"));
+      Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs("--runner=DirectRunner").create());
+      try (EventTimeState state = EventTimeState.open(dir.resolve(spec.kind()), window)) {
+        p.apply(Create.empty(schema)).apply(window.withState(state));
+      }
+      List<String> serialized = new ArrayList<>();
+      p.traverseTopologically(new Pipeline.PipelineVisitor.Defaults() {
+        @Override
+        public void visitValue(PValue value, TransformHierarchy.Node producer) {
+          if (value instanceof PCollection<?> c && usesJavaSerialization(c.getCoder())) {
+            serialized.add(c.getName() + ": " + c.getCoder());
+          }
+        }
+      });
+      assertThat(serialized).as(spec.kind()).isEmpty();
+    }
+  }
+
+  private static boolean usesJavaSerialization(Coder<?> coder) {
+    return coder instanceof SerializableCoder
+        || coder.getCoderArguments().stream().anyMatch(CodersTest::usesJavaSerialization);
   }
 
   private static List<PartialAggregate> states(Accumulator[] accs) {

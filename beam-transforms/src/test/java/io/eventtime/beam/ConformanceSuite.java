@@ -27,7 +27,15 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.TextIO;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.testing.PAssert;
+import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -82,7 +90,7 @@ public abstract class ConformanceSuite {
         "2026-03-01 00:01:00|2026-03-01 00:17:00|5",
         "2026-03-01 00:30:00|2026-03-01 00:39:00|2");
     PAssert.that(format("TumblingLate", tumbling.late())).containsInAnyOrder(
-        "2026-03-01 00:05:00|5|event_time|arrival 5: event time 2026-03-01 00:05:00 is behind the watermark"
+        "2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00 is behind the watermark"
             + " 2026-03-01 00:07:00 (late policy event)");
     PipelineResult result = p.run();
     result.waitUntilFinish();
@@ -135,6 +143,7 @@ public abstract class ConformanceSuite {
   void randomStreamWithLateAndRejectedRows_matchesTheCoreProcessor() throws IOException {
     RandomStream stream = RandomStream.generate(new Random(20261130), 3000);
     Path file = write("random.ndjson", stream.lines);
+    String source = file.toString();
     Pipeline p = Pipeline.create(options());
     NdjsonIO.Result in = p.apply("Read", NdjsonIO.read(file.toString()));
     PAssert.that(in.rejected().apply("RejectedLines", MapElements.into(TypeDescriptors.longs())
@@ -158,7 +167,7 @@ public abstract class ConformanceSuite {
           PAssert.that(format(name + "-rows", r.windows())).containsInAnyOrder(e.rows);
           PAssert.that(r.late().apply(name + "-late", MapElements.into(TypeDescriptors.strings())
               .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD) + "|"
-                  + row.getString(ProblemRows.REASON))))
+                  + row.getString(ProblemRows.REASON).replace(source, "FILE"))))
               .containsInAnyOrder(e.lateRows);
           PAssert.that(r.rejected().apply(name + "-rejected", MapElements.into(TypeDescriptors.longs())
               .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD))))
@@ -173,6 +182,69 @@ public abstract class ConformanceSuite {
     for (Expectation e : expectations) {
       assertThat(EventTimeMetrics.stats(result, e.name)).as(e.name).isEqualTo(e.stats);
       assertThat(e.stats.lateDropped()).as(e.name + " has late rows").isPositive();
+    }
+  }
+
+  @Test
+  void outputsAreStampedAtTheWindowsEndOrTheLateRowsEventTime_soBeamCanWindowThemAgain() throws IOException {
+    Pipeline p = Pipeline.create(options());
+    PCollection<Row> sample = p.apply("Read", NdjsonIO.read(sampleEvents().toString())).rows();
+    EventTimeWindowResult tumbling = sample.apply("Tumbling", EventTimeWindow.of(WindowSpec.tumbling(MIN))
+        .withTimeField("event_time").withKeys("merchant").withAggregates(AggregateSpec.countAll("n")));
+    EventTimeWindowResult session = sample.apply("Session", EventTimeWindow.of(WindowSpec.session(MIN))
+        .withTimeField("event_time").withKeys("merchant").withAggregates(AggregateSpec.countAll("n")));
+    PAssert.that(tumbling.windows().apply("TumblingStamps", ParDo.of(new StampFn()))).containsInAnyOrder(
+        "acme|2026-07-18 10:00:00|2026-07-18 10:01:00|1@2026-07-18T10:00:59.999Z",
+        "globex|2026-07-18 10:00:00|2026-07-18 10:01:00|1@2026-07-18T10:00:59.999Z",
+        "acme|2026-07-18 10:01:00|2026-07-18 10:02:00|2@2026-07-18T10:01:59.999Z",
+        "globex|2026-07-18 10:02:00|2026-07-18 10:03:00|1@2026-07-18T10:02:59.999Z");
+    PAssert.that(session.windows().apply("SessionStamps", ParDo.of(new StampFn()))).containsInAnyOrder(
+        "acme|2026-07-18 10:00:03|2026-07-18 10:01:03|1@2026-07-18T10:01:02.999Z",
+        "globex|2026-07-18 10:00:07|2026-07-18 10:01:07|1@2026-07-18T10:01:06.999Z",
+        "acme|2026-07-18 10:01:12|2026-07-18 10:02:48|2@2026-07-18T10:02:47.999Z",
+        "globex|2026-07-18 10:02:20|2026-07-18 10:03:20|1@2026-07-18T10:03:19.999Z");
+    // Beam's own windows and a combine over the window rows: two-minute windows of the minutes
+    PAssert.that(tumbling.windows()
+            .apply("TwoMinutes", Window.into(FixedWindows.of(org.joda.time.Duration.standardMinutes(2))))
+            .apply("Rows", MapElements.into(TypeDescriptors.longs()).via((Row r) -> r.getInt64("n")))
+            .apply("Sum", Combine.globally(Sum.ofLongs()).withoutDefaults())
+            .apply("InWindow", ParDo.of(new InWindowFn())))
+        .containsInAnyOrder("[2026-07-18 10:00:00, 2026-07-18 10:02:00) 4", "[2026-07-18 10:02:00, 2026-07-18 10:04:00) 1");
+
+    String[] times = {"00:01", "00:04", "00:08", "00:12", "00:05", "00:11", "00:30", "00:34"};
+    List<String> lines = new ArrayList<>();
+    for (String t : times) {
+      lines.add("{\"event_time\":\"2026-03-01 " + t + ":00\"}");
+    }
+    EventTimeWindow late = EventTimeWindow.of(WindowSpec.tumbling(10 * MIN)).withTimeField("event_time")
+        .withWatermarkDelay(java.time.Duration.ofMinutes(5)).withLatePolicy(LatePolicy.EVENT)
+        .withAggregates(AggregateSpec.countAll("events"));
+    Path file = write("example-a.ndjson", lines);
+    PCollection<Row> exampleA = p.apply("ReadA", NdjsonIO.read(file.toString())).rows();
+    PAssert.that(exampleA.apply("Late", late).late().apply("LateStamps", ParDo.of(new StampFn())))
+        .containsInAnyOrder("2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00"
+            + " is behind the watermark 2026-03-01 00:07:00 (late policy event)@2026-03-01T00:05:00.000Z");
+    PAssert.that(exampleA.apply("LateSession", EventTimeWindow.of(late.query().withSpec(WindowSpec.session(5 * MIN)))
+            .withTimeField("event_time")).late().apply("LateSessionStamps", ParDo.of(new StampFn())))
+        .containsInAnyOrder("2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00"
+            + " is behind the watermark 2026-03-01 00:07:00 (late policy event)@2026-03-01T00:05:00.000Z");
+    p.run().waitUntilFinish();
+  }
+
+  /** A row as text with the Beam timestamp it carries. */
+  static final class StampFn extends DoFn<Row, String> {
+    @ProcessElement
+    public void process(ProcessContext c) {
+      c.output(formatRow(c.element()) + "@" + c.timestamp());
+    }
+  }
+
+  /** A number with the Beam window it is in. */
+  static final class InWindowFn extends DoFn<Long, String> {
+    @ProcessElement
+    public void process(@Element Long n, BoundedWindow window, OutputReceiver<String> out) {
+      IntervalWindow w = (IntervalWindow) window;
+      out.output("[" + TimeText.format(w.start().getMillis()) + ", " + TimeText.format(w.end().getMillis()) + ") " + n);
     }
   }
 
@@ -435,7 +507,7 @@ public abstract class ConformanceSuite {
         }
         long eventTime = parser.parse(java.time.Instant.ofEpochMilli(ts));
         if (!p.process(Key.of(r[1]), eventTime, values)) {
-          e.lateRows.add(r[0] + "|arrival " + r[0] + ": " + p.lateReason(eventTime));
+          e.lateRows.add(r[0] + "|line " + ArrivalPositions.line((Long) r[0]) + " of FILE: " + p.lateReason(eventTime));
         }
       }
       p.finish();

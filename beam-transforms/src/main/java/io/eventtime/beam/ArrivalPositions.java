@@ -1,0 +1,171 @@
+package io.eventtime.beam;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+
+/**
+ * Arrival positions: the order in which rows arrived, which {@link EventTimeWindow} decides
+ * lateness from. A position is the index of the row's file (the files in name order) above
+ * {@value #LINE_BITS} bits of its line number (1-based): {@link NdjsonIO} writes it, and
+ * {@link #ofLines} gives it to the lines of files of any other format (CSV, logs) for a parser of
+ * one's own.
+ *
+ * <pre>{@code
+ * PCollection<Row> lines = p.apply(ArrivalPositions.ofLines("orders-*.csv"));   // line, _arrival
+ * PCollection<Row> rows = lines
+ *     .apply(Filter.by(l -> ArrivalPositions.line(l.getInt64("_arrival")) > 1))  // the header
+ *     .apply(MapElements.into(TypeDescriptors.rows()).via(l -> parse(l)))        // keep _arrival
+ *     .setRowSchema(ordersWithArrival);
+ * }</pre>
+ *
+ * <p>The rows' schema names the files in its option {@value #FILES_OPTION}; when the schema of
+ * the rows given to {@link EventTimeWindow} keeps that option, late and rejected rows are told
+ * by file and line rather than by the position's number.
+ */
+public final class ArrivalPositions {
+  /** Bits of a position that hold the line number; the file's index sits above them. */
+  public static final int LINE_BITS = 40;
+  /** The schema option that lists the files whose lines the positions number, in index order. */
+  public static final String FILES_OPTION = "eventtime_arrival_files";
+  /** The field of each line's text in {@link #ofLines}'s rows. */
+  public static final String LINE_FIELD = "line";
+
+  private ArrivalPositions() {}
+
+  /** The position of line {@code line} (1-based) of the {@code fileIndex}-th file. */
+  public static long of(int fileIndex, long line) {
+    return ((long) fileIndex << LINE_BITS) | line;
+  }
+
+  /** The index of the file a position is in. */
+  public static int fileIndex(long position) {
+    return (int) (position >>> LINE_BITS);
+  }
+
+  /** The line number (1-based) a position is at. */
+  public static long line(long position) {
+    return position & ((1L << LINE_BITS) - 1);
+  }
+
+  /** Each line of the files that match {@code filepattern}, with its position in {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD}. */
+  public static Lines ofLines(String filepattern) {
+    return new Lines(filepattern);
+  }
+
+  /**
+   * Where a position is, in words: {@code line 12 of /data/a.csv} when the files are known
+   * ({@link #files}), else {@code arrival 12}.
+   */
+  static String describe(long position, List<String> files) {
+    int file = fileIndex(position);
+    if (files == null || position < 0 || file >= files.size()) {
+      return "arrival " + position;
+    }
+    return "line " + line(position) + " of " + files.get(file);
+  }
+
+  /** The files a schema's positions number, or null when it does not say. */
+  static List<String> files(Schema schema) {
+    Schema.Options options = schema.getOptions();
+    if (!options.hasOption(FILES_OPTION)) {
+      return null;
+    }
+    List<String> files = new ArrayList<>();
+    for (Object f : options.<Iterable<?>>getValue(FILES_OPTION)) {
+      files.add(String.valueOf(f));
+    }
+    return files;
+  }
+
+  /** {@code fields} with the files named in the schema's options. */
+  static Schema withFiles(Schema.Builder fields, List<String> files) {
+    return fields.setOptions(Schema.Options.builder()
+        .setOption(FILES_OPTION, FieldType.array(FieldType.STRING), files).build()).build();
+  }
+
+  /** The files that match the patterns, each once, in name order; a pattern that matches none is refused. */
+  static List<String> matchFiles(List<String> patterns) {
+    List<String> files = new ArrayList<>();
+    for (String p : patterns) {
+      try {
+        MatchResult m = FileSystems.match(p);
+        if (m.status() != MatchResult.Status.OK || m.metadata().isEmpty()) {
+          throw new IllegalArgumentException("no file matches '" + p + "': check the path or pattern");
+        }
+        m.metadata().stream().map(md -> md.resourceId().toString()).forEach(files::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list the files of '" + p + "': " + e.getMessage(), e);
+      }
+    }
+    files.sort(Comparator.naturalOrder());
+    return files.stream().distinct().toList();
+  }
+
+  /** The files, each with its index, spread over the workers: one worker reads one file in order. */
+  static PCollection<KV<Long, String>> indexedFiles(PBegin begin, List<String> files) {
+    List<KV<Long, String>> indexed = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      indexed.add(KV.of((long) i, files.get(i)));
+    }
+    return begin
+        .apply("Files", Create.of(indexed).withCoder(KvCoder.of(VarLongCoder.of(), StringUtf8Coder.of())))
+        .apply("SpreadFiles", Reshuffle.viaRandomKey());
+  }
+
+  /** Reads the lines of files, each with its arrival position. */
+  public static final class Lines extends PTransform<PBegin, PCollection<Row>> {
+    private final String filepattern;
+
+    private Lines(String filepattern) {
+      this.filepattern = filepattern;
+    }
+
+    @Override
+    public PCollection<Row> expand(PBegin begin) {
+      List<String> files = matchFiles(List.of(filepattern));
+      Schema schema = withFiles(Schema.builder().addStringField(LINE_FIELD)
+          .addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD), files);
+      return indexedFiles(begin, files).apply("ReadLines", ParDo.of(new ReadLinesFn(schema))).setRowSchema(schema);
+    }
+  }
+
+  private static final class ReadLinesFn extends DoFn<KV<Long, String>, Row> {
+    private final Schema schema;
+
+    ReadLinesFn(Schema schema) {
+      this.schema = schema;
+    }
+
+    @ProcessElement
+    public void process(@Element KV<Long, String> file, OutputReceiver<Row> out) throws IOException {
+      int fileIndex = file.getKey().intValue();
+      try (BufferedReader in = NdjsonIO.open(file.getValue())) {
+        long number = 0;
+        for (String line; (line = in.readLine()) != null; ) {
+          number++;
+          out.output(Row.withSchema(schema).addValues(line, of(fileIndex, number)).build());
+        }
+      }
+    }
+  }
+}
