@@ -16,6 +16,13 @@ public final class DurationText {
 
   private DurationText() {}
 
+  /** The refusal of a duration longer than {@link TimeRange#MAX_DURATION_TEXT}. */
+  public static final class TooLongException extends IllegalArgumentException {
+    TooLongException(String message) {
+      super(message);
+    }
+  }
+
   /**
    * The duration in milliseconds; one longer than {@link TimeRange#MAX_DURATION_TEXT} (either
    * way) is refused, naming that limit.
@@ -73,8 +80,8 @@ public final class DurationText {
     }
   }
 
-  private static IllegalArgumentException tooLong(String text) {
-    return new IllegalArgumentException("'" + text + "' is too long a duration: give at most "
+  private static TooLongException tooLong(String text) {
+    return new TooLongException("'" + text + "' is too long a duration: give at most "
         + TimeRange.MAX_DURATION_TEXT);
   }
 

@@ -13,7 +13,9 @@ import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.DurationText;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.TimeRange;
 import io.eventtime.core.ValueType;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -21,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
@@ -51,7 +54,11 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -85,6 +92,7 @@ public final class SqlPlanner {
   private static final Pattern AMOUNT_AND_UNIT =
       Pattern.compile("(\\d+)\\s*(MILLISECOND|SECOND|MINUTE|HOUR|DAY)S?", Pattern.CASE_INSENSITIVE);
   private static final Pattern NUMBER = Pattern.compile("[-+]?\\d+(\\.\\d*)?");
+  private static final String EXAMPLE = "SELECT count(*) AS n FROM events GROUP BY TUMBLE(event_time, INTERVAL 1 MINUTE)";
   private static final EventTimeParser TIMES = EventTimeParser.defaults();
   private static final int START_SLOT = 0;
   private static final int END_SLOT = 1;
@@ -108,12 +116,18 @@ public final class SqlPlanner {
   }
 
   public static Parsed parse(String sql) {
+    if (isEmpty(sql)) {
+      throw new CliException(ErrorCode.INVALID_QUERY, "the query is empty (nothing but blanks and comments): give one"
+          + " SELECT, e.g. " + EXAMPLE);
+    }
     Statement statement;
+    AtomicReference<CCJSqlParser> parser = new AtomicReference<>();
     try {
-      statement = CCJSqlParserUtil.parse(sql);
+      statement = CCJSqlParserUtil.parse(sql, parser::set);
     } catch (JSQLParserException e) {
       throw new CliException(ErrorCode.SYNTAX_ERROR, "the SQL does not parse: " + parserMessage(e) + ". " + SUPPORTED);
     }
+    refuseWhatFollows(sql, parser.get().getNextToken());
     if (statement instanceof SetOperationList) {
       throw notSupported("UNION, INTERSECT and EXCEPT are");
     }
@@ -134,6 +148,36 @@ public final class SqlPlanner {
     }
     collectWindowCalls(select.getHaving(), calls);
     return new Parsed(select, calls);
+  }
+
+  /** Whether the text holds no token at all: only blanks and {@code --} or {@code /* *}{@code /} comments. */
+  private static boolean isEmpty(String sql) {
+    if (sql == null || sql.isBlank()) {
+      return true;
+    }
+    try {
+      return CCJSqlParserUtil.newParser(sql).getNextToken().kind == CCJSqlParserConstants.EOF;
+    } catch (TokenMgrException e) {
+      return false; // not a token the parser knows: its syntax error says where
+    }
+  }
+
+  /**
+   * The parser stops after one statement and its {@code ;}: anything after it would be silently
+   * ignored, so it is refused, quoted from where it starts.
+   */
+  private static void refuseWhatFollows(String sql, Token next) {
+    if (next == null || next.kind == CCJSqlParserConstants.EOF) {
+      return;
+    }
+    int at = 0;
+    for (int line = 1; line < next.beginLine && at >= 0; line++) {
+      at = sql.indexOf('\n', at) + 1;
+    }
+    String rest = sql.substring(Math.min(sql.length(), Math.max(0, at + next.beginColumn - 1))).strip();
+    throw new CliException(ErrorCode.INVALID_QUERY, "the query is one SELECT, but text follows its end at line "
+        + next.beginLine + ", column " + next.beginColumn + ": '" + (rest.length() <= 60 ? rest : rest.substring(0, 57)
+        + "...") + "': remove it (one query per run)");
   }
 
   private static String parserMessage(JSQLParserException e) {
@@ -278,8 +322,9 @@ public final class SqlPlanner {
       }
       try {
         return DurationText.parseMillis(m.group(1) + " " + m.group(2));
-      } catch (ArithmeticException | NumberFormatException overflow) {
-        throw new CliException(ErrorCode.INVALID_QUERY, "the interval " + e + " is too long: give at most 106751991167 DAYS");
+      } catch (DurationText.TooLongException tooLong) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the interval " + e + " is too long: give at most "
+            + TimeRange.MAX_DURATION_TEXT);
       }
     }
     if (e instanceof LongValue || e instanceof DoubleValue
@@ -792,16 +837,16 @@ public final class SqlPlanner {
         return operand((Expression) list.get(0), scope);
       }
       if (e instanceof LongValue l) {
-        return constant(l.getValue(), ValueType.INT64, e);
+        return constant(wholeNumber(l, false, e), ValueType.INT64, e);
       }
       if (e instanceof DoubleValue d) {
-        return constant(d.getValue(), ValueType.DOUBLE, e);
+        return constant(finite(d, e), ValueType.DOUBLE, e);
       }
       if (e instanceof SignedExpression s && s.getSign() == '-' && s.getExpression() instanceof LongValue l) {
-        return constant(-l.getValue(), ValueType.INT64, e);
+        return constant(wholeNumber(l, true, e), ValueType.INT64, e);
       }
       if (e instanceof SignedExpression s && s.getSign() == '-' && s.getExpression() instanceof DoubleValue d) {
-        return constant(-d.getValue(), ValueType.DOUBLE, e);
+        return constant(-finite(d, e), ValueType.DOUBLE, e);
       }
       if (e instanceof StringValue s) {
         return constant(s.getValue().replace("''", "'"), ValueType.STRING, e);
@@ -822,6 +867,27 @@ public final class SqlPlanner {
       }
       throw notSupported("the expression " + e + " is not supported in a condition: compare a column or an aggregate"
           + " with a constant (a number, a 'string', TIMESTAMP '2026-07-18 10:00:00', TRUE, FALSE or NULL);");
+    }
+
+    /** A whole-number literal, negated when {@code negative}, refused when it does not fit 64 bits. */
+    private static long wholeNumber(LongValue l, boolean negative, Expression e) {
+      BigInteger value = l.getBigIntegerValue();
+      value = negative ? value.negate() : value;
+      if (value.bitLength() > 63) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the number " + e + " does not fit a 64-bit whole number"
+            + " (BIGINT, " + Long.MIN_VALUE + " to " + Long.MAX_VALUE + "): give a smaller one, or write it with a"
+            + " decimal point to compare it as a DOUBLE");
+      }
+      return value.longValueExact();
+    }
+
+    /** A decimal literal, refused when it is beyond the range of a DOUBLE (it would read as infinity). */
+    private static double finite(DoubleValue d, Expression e) {
+      if (!Double.isFinite(d.getValue())) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the number " + e + " is beyond the range of a DOUBLE (at most"
+            + " about 1.8E308 either way): give a smaller one");
+      }
+      return d.getValue();
     }
 
     private static Typed constant(Object value, ValueType type, Expression e) {
