@@ -131,6 +131,8 @@ class LimitsTest {
         + " end at line 1, column 102: 'DROP TABLE events': remove it (one query per run)");
     refused(COUNT_PER_DAY + ";\n  SELECT 1;", "INVALID_QUERY", "the query is one SELECT, but text follows its end at"
         + " line 2, column 3: 'SELECT 1;': remove it (one query per run)");
+    refused(COUNT_PER_DAY + "; 'unterminated", "INVALID_QUERY", "the query is one SELECT, but text follows its end"
+        + " at line 1, column 101: ''unterminated': remove it (one query per run)");
     refused(COUNT_PER_DAY + ";;", "INVALID_QUERY", "the query is one SELECT, but text follows its end at line 1,"
         + " column 101: ';': remove it (one query per run)");
   }

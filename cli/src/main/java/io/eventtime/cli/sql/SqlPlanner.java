@@ -127,7 +127,7 @@ public final class SqlPlanner {
     } catch (JSQLParserException e) {
       throw new CliException(ErrorCode.SYNTAX_ERROR, "the SQL does not parse: " + parserMessage(e) + ". " + SUPPORTED);
     }
-    refuseWhatFollows(sql, parser.get().getNextToken());
+    refuseWhatFollows(sql, parser.get());
     if (statement instanceof SetOperationList) {
       throw notSupported("UNION, INTERSECT and EXCEPT are");
     }
@@ -166,18 +166,30 @@ public final class SqlPlanner {
    * The parser stops after one statement and its {@code ;}: anything after it would be silently
    * ignored, so it is refused, quoted from where it starts.
    */
-  private static void refuseWhatFollows(String sql, Token next) {
-    if (next == null || next.kind == CCJSqlParserConstants.EOF) {
-      return;
+  private static void refuseWhatFollows(String sql, CCJSqlParser parser) {
+    Token end = parser.token;
+    int line;
+    int column;
+    try {
+      Token next = parser.getNextToken();
+      if (next.kind == CCJSqlParserConstants.EOF) {
+        return;
+      }
+      line = next.beginLine;
+      column = next.beginColumn;
+    } catch (TokenMgrException notAToken) {
+      // what follows is not even a token (an unterminated string): quote it from the end of the statement
+      line = end.endLine;
+      column = end.endColumn + 1;
     }
     int at = 0;
-    for (int line = 1; line < next.beginLine && at >= 0; line++) {
+    for (int l = 1; l < line && at >= 0; l++) {
       at = sql.indexOf('\n', at) + 1;
     }
-    String rest = sql.substring(Math.min(sql.length(), Math.max(0, at + next.beginColumn - 1))).strip();
+    String rest = sql.substring(Math.min(sql.length(), Math.max(0, at + column - 1))).strip();
     throw new CliException(ErrorCode.INVALID_QUERY, "the query is one SELECT, but text follows its end at line "
-        + next.beginLine + ", column " + next.beginColumn + ": '" + (rest.length() <= 60 ? rest : rest.substring(0, 57)
-        + "...") + "': remove it (one query per run)");
+        + line + ", column " + column + ": '" + (rest.length() <= 60 ? rest : rest.substring(0, 57) + "...")
+        + "': remove it (one query per run)");
   }
 
   private static String parserMessage(JSQLParserException e) {
