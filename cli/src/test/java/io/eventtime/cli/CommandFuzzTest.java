@@ -135,11 +135,23 @@ class CommandFuzzTest {
       List.of("--table", "events"),
       List.of("--table", "1bad"));
 
-  /** One run: the query, the lines of the one input file (raw bytes), the flags besides --from and the outputs. */
-  record Case(String query, List<byte[]> lines, List<String> flags) {
+  /**
+   * One run: the query, the input lines (raw bytes), the flags besides --from and the outputs, and
+   * how the lines are laid out: the line end, whether the last line has one, and how many lines go
+   * to the first file (the rest to a second, read after it).
+   */
+  record Case(String query, List<byte[]> lines, List<String> flags, String lineEnd, boolean lastLineEnded,
+      int firstFileLines) {
+    Case(String query, List<byte[]> lines, List<String> flags) {
+      this(query, lines, flags, "\n", true, lines.size());
+    }
+
     @Override
     public String toString() {
-      StringBuilder b = new StringBuilder("query: ").append(query).append("\nflags: ").append(flags).append("\nlines:");
+      StringBuilder b = new StringBuilder("query: ").append(query).append("\nflags: ").append(flags)
+          .append("\nline end: ").append(lineEnd.replace("\r", "\\r").replace("\n", "\\n"))
+          .append(lastLineEnded ? "" : ", none after the last").append(", first file: ").append(firstFileLines)
+          .append(" lines\nlines:");
       for (byte[] l : lines) {
         b.append("\n  ").append(new String(l, StandardCharsets.UTF_8));
       }
@@ -149,7 +161,7 @@ class CommandFuzzTest {
 
   // ---- the property ----
 
-  @Property(tries = 100, seed = "20261201")
+  @Property(tries = 80, seed = "20261201")
   void noInputQueryOrFlagEndsInABugAndNoRowIsLost(@ForAll("cases") Case c) throws IOException {
     check(c);
   }
@@ -164,7 +176,7 @@ class CommandFuzzTest {
   @Example
   void everyQueryOfTheCorpus() throws IOException {
     for (String q : QUERIES) {
-      check(new Case(q, bytes(LINES.subList(0, 1)), List.of()));
+      check(new Case(q, bytes(LINES.subList(0, 12)), List.of())); // the edges of the time range among them
     }
   }
 
@@ -174,9 +186,6 @@ class CommandFuzzTest {
       check(new Case(TUMBLE, bytes(List.of(LINES.get(0), line, "{\"t\":\"2026-07-18 10:05:00\",\"k\":\"b\",\"v\":2}")),
           List.of()));
     }
-    for (String q : QUERIES) {
-      check(new Case(q, bytes(LINES), List.of()));
-    }
   }
 
   @Example
@@ -184,6 +193,17 @@ class CommandFuzzTest {
     for (List<String> flags : FLAGS) {
       check(new Case(TUMBLE, bytes(LINES), flags));
     }
+  }
+
+  @Example
+  void longLinesLineEndsAndSeveralFiles() throws IOException {
+    // lines longer than the reader's 1 MiB buffer, and lines that straddle its end
+    String big = "{\"t\":\"2026-07-18 10:00:01\",\"k\":\"" + "x".repeat(5 << 18) + "\",\"v\":1}";
+    String near = "{\"t\":\"2026-07-18 10:00:02\",\"k\":\"" + "y".repeat((1 << 20) - 40) + "\"}";
+    List<byte[]> lines = bytes(List.of(LINES.get(0), near, big, "", "   ", LINES.get(1), big));
+    check(new Case(TUMBLE, lines, List.of(), "\n", true, 3));
+    check(new Case(TUMBLE, lines, List.of(), "\r\n", false, lines.size()));
+    check(new Case(TUMBLE, lines, List.of(), "\n\n", false, 0));
   }
 
   @Example
@@ -199,16 +219,17 @@ class CommandFuzzTest {
     Path dir = Files.createTempDirectory("eventtime-fuzz");
     try {
       Path input = dir.resolve("events.ndjson");
-      try (var out = Files.newOutputStream(input)) {
-        for (byte[] line : c.lines()) {
-          out.write(line);
-          out.write('\n');
-        }
-      }
+      Path more = dir.resolve("more.ndjson");
+      int first = Math.min(c.firstFileLines(), c.lines().size());
+      write(input, c.lines().subList(0, first), c);
       Path late = dir.resolve("late.ndjson");
       Path rejected = dir.resolve("rejected.ndjson");
       List<String> args = new ArrayList<>(List.of("--from", "file://" + input, "--late-output", "file://" + late,
           "--rejected-output", "file://" + rejected));
+      if (first < c.lines().size()) {
+        write(more, c.lines().subList(first, c.lines().size()), c);
+        args.addAll(List.of("--from", more.toString()));
+      }
       args.addAll(c.flags());
       args.add(c.query());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -248,6 +269,17 @@ class CommandFuzzTest {
     }
   }
 
+  private static void write(Path file, List<byte[]> lines, Case c) throws IOException {
+    try (var out = Files.newOutputStream(file)) {
+      for (int i = 0; i < lines.size(); i++) {
+        out.write(lines.get(i));
+        if (i < lines.size() - 1 || c.lastLineEnded()) {
+          out.write(c.lineEnd().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+  }
+
   private static long lineCount(Path file) throws IOException {
     if (!Files.exists(file)) {
       return 0;
@@ -274,7 +306,8 @@ class CommandFuzzTest {
 
   @Provide
   Arbitrary<Case> cases() {
-    return Combinators.combine(queries(), lines().list().ofMaxSize(8), flags()).as(Case::new);
+    return Combinators.combine(queries(), lines().list().ofMaxSize(8), flags(), Arbitraries.of("\n", "\r\n", "\n\n"),
+        Arbitraries.of(true, true, false), Arbitraries.integers().between(0, 9)).as(Case::new);
   }
 
   private static final List<String> INTERVALS = List.of("INTERVAL 1 MILLISECOND", "INTERVAL 1 SECOND",
@@ -295,7 +328,10 @@ class CommandFuzzTest {
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(2, Arbitraries.of(QUERIES)),
         net.jqwik.api.Tuple.of(4, grammarQueries()),
-        net.jqwik.api.Tuple.of(3, mutate(Arbitraries.oneOf(Arbitraries.of(QUERIES), grammarQueries()), SPLICES)));
+        net.jqwik.api.Tuple.of(3, mutate(Arbitraries.oneOf(Arbitraries.of(QUERIES), grammarQueries()), SPLICES)),
+        net.jqwik.api.Tuple.of(1, mutate(mutate(mutate(grammarQueries(), SPLICES), SPLICES), SPLICES)),
+        net.jqwik.api.Tuple.of(1, Arbitraries.strings().withChars("SELCTFROMGBYWHEAVINUPSD(),'*;-/ \n0123456789.")
+            .ofMaxLength(60)));
   }
 
   private Arbitrary<String> grammarQueries() {
@@ -366,7 +402,8 @@ class CommandFuzzTest {
     Arbitrary<String> text = Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(6, object),
         net.jqwik.api.Tuple.of(1, Arbitraries.of(LINES)),
-        net.jqwik.api.Tuple.of(2, mutate(Arbitraries.oneOf(object, Arbitraries.of(LINES)), LINE_SPLICES)));
+        net.jqwik.api.Tuple.of(2, mutate(Arbitraries.oneOf(object, Arbitraries.of(LINES)), LINE_SPLICES)),
+        net.jqwik.api.Tuple.of(1, mutate(mutate(object, LINE_SPLICES), LINE_SPLICES)));
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(9, text.map(s -> s.getBytes(StandardCharsets.UTF_8))),
         net.jqwik.api.Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(12)
@@ -379,7 +416,9 @@ class CommandFuzzTest {
             "106751991167 DAY", "9223372036854775807 ms", "-1 ms", "5", "x").map(d -> List.of("--watermark-delay", d)),
         Arbitraries.of("window", "event", "WINDOW", "other").map(p -> List.of("--late-policy", p)),
         Arbitraries.of("1", "2", "1000", "0", "-1", "x", "99999999999").map(n -> List.of("--infer-rows", n)),
-        Arbitraries.of("events", "other", "").map(t -> List.of("--table", t)));
+        Arbitraries.of("events", "other", "").map(t -> List.of("--table", t)),
+        Arbitraries.of("", "file://", "/", "missing.ndjson", "http://example.com/x.ndjson", "file://%zz")
+            .map(f -> List.of("--from", f)));
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(3, Arbitraries.just(List.<String>of())),
         net.jqwik.api.Tuple.of(1, Arbitraries.of(FLAGS)),
