@@ -61,6 +61,28 @@ class LimitsTest {
   }
 
   @Test
+  void theDirectRunnerRejectsTheSameTimesAndComputesTheSameEdges() {
+    Path f = Cli.write(dir, "events.ndjson",
+        "{\"t\":\"0001-01-01 00:00:00\"}",
+        "{\"t\":\"+292278995-01-01T00:00:00Z\"}",
+        "{\"t\":\"0000-12-31 23:59:59\"}",
+        "{\"t\":\"2026-07-18 10:00:00\"}",
+        "{\"t\":\"9999-12-31 23:59:59.999\"}");
+    assertThat(RunnerAgreement.assertSameAsLocal("direct", f, COUNT_PER_DAY, java.util.List.of())).containsExactly(
+        "{\"w\":\"0001-01-01 00:00:00\",\"n\":1}",
+        "{\"w\":\"2026-07-18 00:00:00\",\"n\":1}",
+        "{\"w\":\"9999-12-31 00:00:00\",\"n\":1}",
+        Cli.stats(5, 3, 0, 3, 3, 2));
+    assertThat(RunnerAgreement.assertSameAsLocal("direct", f, "SELECT TUMBLE(t, INTERVAL 7 DAY) AS w, count(*) AS n"
+        + " FROM events GROUP BY TUMBLE(t, INTERVAL 7 DAY)", java.util.List.of("--watermark-delay", "3652425 DAYS")))
+        .containsExactly(
+            "{\"w\":\"0000-12-28 00:00:00\",\"n\":1}",
+            "{\"w\":\"2026-07-16 00:00:00\",\"n\":1}",
+            "{\"w\":\"9999-12-30 00:00:00\",\"n\":1}",
+            Cli.stats(5, 3, 0, 3, 3, 2));
+  }
+
+  @Test
   void theLatestTimeIsOnTimeAndWindowEndsPastTheRangePrintAsTheirYear() {
     Path f = Cli.write(dir, "events.ndjson",
         "{\"t\":\"9999-12-31 23:59:59.999\"}",
