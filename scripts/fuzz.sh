@@ -10,7 +10,7 @@ tries="${1:-5000}"
 rounds="${2:-1}"
 for ((round = 1; round <= rounds; round++)); do
   echo "fuzz: round $round of $rounds, $tries tries" >&2
-  mvn -B -q -f "$root/pom.xml" test -pl cli -am -Dtest=CommandFuzzTest#longRun -Dsurefire.failIfNoSpecifiedTests=false \
+  mvn -B -q -f "$root/pom.xml" test -pl cli -am -Dtest='CommandFuzzTest#long*' -Dsurefire.failIfNoSpecifiedTests=false \
     -Deventtime.fuzz.long=true -Djqwik.tries.default="$tries"
 done
 echo "fuzz: no failure in $rounds round(s) of $tries tries" >&2

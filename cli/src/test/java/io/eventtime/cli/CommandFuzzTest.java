@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eventtime.cli.sql.Schema;
+import io.eventtime.cli.sql.SqlPlanner;
+import io.eventtime.core.ndjson.NdjsonLines;
+import io.eventtime.core.ndjson.SchemaInference;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,7 +39,7 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
  * {@code late_dropped} lines to the late file and {@code rows_rejected} to the rejected file.
  *
  * <p>The suite runs a short, fixed-seed run and the fixed corpus; {@code scripts/fuzz.sh} runs
- * {@link #longRun} with random seeds for as many tries as it is told.
+ * {@link #longRun} and {@link #longPlannerRun} with random seeds for as many tries as it is told.
  */
 class CommandFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -177,6 +181,34 @@ class CommandFuzzTest {
   @AddLifecycleHook(OnlyInLongRuns.class)
   void longRun(@ForAll("cases") Case c) throws IOException {
     check(c);
+  }
+
+  /**
+   * The planner alone, many more queries than the command runs: parsing and binding to a schema
+   * either plans the query or refuses it with a code; nothing else escapes.
+   */
+  @Property(tries = 300, seed = "20261202")
+  void thePlannerPlansOrRefusesEveryQuery(@ForAll("queries") String query) throws Exception {
+    planOrRefuse(query);
+  }
+
+  /** The long run of the planner alone, beside {@link #longRun}. */
+  @Property
+  @AddLifecycleHook(OnlyInLongRuns.class)
+  void longPlannerRun(@ForAll("queries") String query) throws Exception {
+    planOrRefuse(query);
+  }
+
+  private static void planOrRefuse(String query) throws Exception {
+    SchemaInference inference = new SchemaInference();
+    inference.observe(NdjsonLines.parse("{\"t\":\"2026-07-18 10:00:00\",\"k\":\"a\",\"v\":1}"));
+    inference.observe(NdjsonLines.parse("{\"t\":\"2026-07-18 10:00:01\",\"k\":\"b\",\"v\":2.5}"));
+    try {
+      SqlPlanner.bind(SqlPlanner.parse(query), "events", new Schema(inference, 2, "two rows"));
+    } catch (CliException refused) {
+      assertThat(refused.code()).as(refused.getMessage()).isNotEqualTo(ErrorCode.INTERNAL_ERROR);
+      assertThat(refused.getMessage()).isNotBlank();
+    }
   }
 
   @Example
@@ -335,6 +367,7 @@ class CommandFuzzTest {
       "\n", "\uD800", "\u00FC", " INTERVAL 106751991168 DAY", " TIMESTAMP '+10000-01-01 00:00:00' ", " DROP TABLE x",
       " GROUP BY ", " HAVING ", " WHERE ", " SELECT ", " FROM events ");
 
+  @Provide
   Arbitrary<String> queries() {
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(2, Arbitraries.of(QUERIES)),
