@@ -155,6 +155,12 @@ class LimitsTest {
         + " line 2, column 3: 'SELECT 1;': remove it (one query per run)");
     refused(COUNT_PER_DAY + "; 'unterminated", "INVALID_QUERY", "the query is one SELECT, but text follows its end"
         + " at line 1, column 101: ''unterminated': remove it (one query per run)");
+    refused(COUNT_PER_DAY + ";\r\t\rDROP it", "INVALID_QUERY", "the query is one SELECT, but text follows its end at"
+        + " line 3, column 1: 'DROP it': remove it (one query per run)");
+    // a character the parser has no token for: quoted from the end of the statement (the output escapes it)
+    Cli emoji = Cli.run("--from", from, COUNT_PER_DAY + "; \uD83D\uDE00 x");
+    assertThat(emoji.out()).containsExactly("{\"error\":{\"code\":\"INVALID_QUERY\",\"message\":\"the query is one"
+        + " SELECT, but text follows its end at line 1, column 101: '\\uD83D\\uDE00 x': remove it (one query per run)\"}}");
     refused(COUNT_PER_DAY + ";;", "INVALID_QUERY", "the query is one SELECT, but text follows its end at line 1,"
         + " column 101: ';': remove it (one query per run)");
   }

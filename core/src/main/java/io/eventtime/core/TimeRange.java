@@ -28,14 +28,6 @@ public final class TimeRange {
     return epochMillis >= MIN_MILLIS && epochMillis <= MAX_MILLIS;
   }
 
-  /** {@code epochMillis} when it is a supported event time, else an {@link EventTimeException} saying so. */
-  public static long requireEventTime(long epochMillis) {
-    if (!contains(epochMillis)) {
-      throw outside("the time " + TimeText.format(epochMillis));
-    }
-    return epochMillis;
-  }
-
   /** The refusal of a time, {@code what} as the value was given, that lies outside the range. */
   static EventTimeException outside(String what) {
     return new EventTimeException(what + " is outside the supported range " + TimeText.format(MIN_MILLIS) + " to "
@@ -43,15 +35,14 @@ public final class TimeRange {
   }
 
   /**
-   * {@code millis} when it is at most the longest duration (in either direction), else an
+   * Refuses a duration longer than the longest one (in either direction) with an
    * {@link IllegalArgumentException} naming {@code what} and the limit.
    */
-  public static long requireDuration(String what, long millis) {
+  public static void requireDuration(String what, long millis) {
     if (millis > MAX_DURATION_MILLIS || millis < -MAX_DURATION_MILLIS) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "the %s (%d ms) is longer than the longest supported duration, %s: give a shorter one", what, millis,
           MAX_DURATION_TEXT));
     }
-    return millis;
   }
 }

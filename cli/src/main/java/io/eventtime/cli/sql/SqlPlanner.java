@@ -182,14 +182,29 @@ public final class SqlPlanner {
       line = end.endLine;
       column = end.endColumn + 1;
     }
-    int at = 0;
-    for (int l = 1; l < line && at >= 0; l++) {
-      at = sql.indexOf('\n', at) + 1;
-    }
-    String rest = sql.substring(Math.min(sql.length(), Math.max(0, at + column - 1))).strip();
+    String rest = sql.substring(offsetOf(sql, line, column)).strip();
     throw new CliException(ErrorCode.INVALID_QUERY, "the query is one SELECT, but text follows its end at line "
         + line + ", column " + column + ": '" + (rest.length() <= 60 ? rest : rest.substring(0, 57) + "...")
         + "': remove it (one query per run)");
+  }
+
+  /** Where the parser's line and column are in the text: it counts {@code \n}, {@code \r} and {@code \r\n} as line ends. */
+  private static int offsetOf(String sql, int line, int column) {
+    int l = 1;
+    int c = 1;
+    for (int i = 0; i < sql.length(); i++) {
+      if (l == line && c == column) {
+        return i;
+      }
+      char ch = sql.charAt(i);
+      if (ch == '\n' || (ch == '\r' && (i + 1 == sql.length() || sql.charAt(i + 1) != '\n'))) {
+        l++;
+        c = 1;
+      } else if (ch != '\r') {
+        c++;
+      }
+    }
+    return sql.length();
   }
 
   private static String parserMessage(JSQLParserException e) {
