@@ -192,6 +192,22 @@ class BadInputTest {
   }
 
   @Test
+  void durationsAndHopsBeyondTheCoreLimitsAreRefusedWhenThePipelineIsBuilt() {
+    assertThatThrownBy(() -> EventTimeWindow.of(WindowSpec.hopping(1000, 86_400_000)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the hopping window size (86400000 ms) is 86400 times its slide (1000 ms), so each row would land in"
+            + " 86400 windows; at most 10000 are supported: make the slide at least the size / 10000 (8640 ms), or the"
+            + " size smaller");
+    assertThatThrownBy(() -> EventTimeWindow.of(WindowSpec.tumbling(1000)).withWatermarkDelay(
+        java.time.Duration.ofDays(3_652_426))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the watermark delay (315569606400000 ms) is longer than the longest supported duration,"
+            + " 3652425 DAYS (10,000 years): give a shorter one");
+    assertThatThrownBy(() -> EventTimeWindow.of(WindowSpec.session(Long.MAX_VALUE)))
+        .hasMessage("the session gap (9223372036854775807 ms) is longer than the longest supported duration,"
+            + " 3652425 DAYS (10,000 years): give a shorter one");
+  }
+
+  @Test
   void aWholeNumberSumThatOverflowsFailsTheRunWithWhatToDo_ratherThanTruncating() {
     Schema schema = Schema.builder().addStringField("k").addInt64Field("amount").addNullableField("t", FieldType.STRING)
         .addInt64Field("_arrival").build();

@@ -13,6 +13,7 @@ import io.eventtime.cli.sql.SqlPlanner;
 import io.eventtime.core.DurationText;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.OpenState;
+import io.eventtime.core.TimeRange;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.StateStore;
 import io.eventtime.core.ndjson.MalformedLineException;
@@ -85,7 +86,7 @@ public final class EventtimeCommand implements Callable<Integer> {
   @Option(names = "--watermark-delay", paramLabel = "DURATION", defaultValue = "0 SECOND",
       description = "How far the watermark trails the latest event time seen; a window closes that much "
           + "later, so rows up to that late still count. An amount and a unit from MILLISECOND to "
-          + "DAY. Default: ${DEFAULT-VALUE}. Example: --watermark-delay '5 MINUTE'")
+          + "DAY, at most 3652425 DAYS. Default: ${DEFAULT-VALUE}. Example: --watermark-delay '5 MINUTE'")
   String watermarkDelay;
 
   @Option(names = "--late-policy", paramLabel = "window|event", defaultValue = "window",
@@ -306,6 +307,8 @@ public final class EventtimeCommand implements Callable<Integer> {
     long millis;
     try {
       millis = DurationText.parseMillis(watermarkDelay);
+    } catch (DurationText.TooLongException e) {
+      throw badFlag("--watermark-delay " + watermarkDelay + " is too long: give at most " + TimeRange.MAX_DURATION_TEXT);
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw badFlag("--watermark-delay " + watermarkDelay + " is not a duration: write an amount and a unit,"
           + " e.g. --watermark-delay '5 MINUTE' (units MILLISECOND, SECOND, MINUTE, HOUR, DAY)");

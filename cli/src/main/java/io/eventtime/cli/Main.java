@@ -53,7 +53,7 @@ public final class Main {
       e.printStackTrace(err);
       return status;
     });
-    int status = cli.execute(args);
+    int status = cli.execute(queriesNotFlags(args));
     text.flush();
     if (status == 0 && text.checkError()) { // --help or --version could not be printed
       return error(out, err, ErrorCode.IO_ERROR, "cannot write the help or version text to stdout");
@@ -66,6 +66,23 @@ public final class Main {
       err.println(ResultWriter.errorLine(code, message));
     }
     return code.exitStatus();
+  }
+
+  /**
+   * A query that starts with a {@code --} comment looks like a flag to picocli. A flag's name has
+   * no blanks, so an argument that starts with {@code --} and has a blank before any {@code =} is
+   * the query: it is passed on behind a space, which SQL skips.
+   */
+  static String[] queriesNotFlags(String[] args) {
+    String[] out = args.clone();
+    for (int i = 0; i < out.length; i++) {
+      String a = out[i];
+      int name = a.indexOf('=') < 0 ? a.length() : a.indexOf('=');
+      if (a.startsWith("--") && a.substring(0, name).chars().anyMatch(Character::isWhitespace)) {
+        out[i] = " " + a;
+      }
+    }
+    return out;
   }
 
   /** The version, from the jar's manifest. */

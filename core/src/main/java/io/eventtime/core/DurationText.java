@@ -16,8 +16,26 @@ public final class DurationText {
 
   private DurationText() {}
 
-  /** The duration in milliseconds. */
+  /** The refusal of a duration longer than {@link TimeRange#MAX_DURATION_TEXT}. */
+  public static final class TooLongException extends IllegalArgumentException {
+    TooLongException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The duration in milliseconds; one longer than {@link TimeRange#MAX_DURATION_TEXT} (either
+   * way) is refused, naming that limit.
+   */
   public static long parseMillis(String text) {
+    long millis = read(text);
+    if (millis > TimeRange.MAX_DURATION_MILLIS || millis < -TimeRange.MAX_DURATION_MILLIS) {
+      throw tooLong(text);
+    }
+    return millis;
+  }
+
+  private static long read(String text) {
     String t = text == null ? "" : text.trim();
     if (t.toUpperCase(Locale.ROOT).startsWith("PT") || t.toUpperCase(Locale.ROOT).startsWith("P")) {
       Duration d;
@@ -62,9 +80,9 @@ public final class DurationText {
     }
   }
 
-  private static IllegalArgumentException tooLong(String text) {
-    return new IllegalArgumentException("'" + text + "' is too long a duration: it must fit in 64-bit milliseconds"
-        + " (about 292 million years)");
+  private static TooLongException tooLong(String text) {
+    return new TooLongException("'" + text + "' is too long a duration: give at most "
+        + TimeRange.MAX_DURATION_TEXT);
   }
 
   private static IllegalArgumentException refuse(String text) {

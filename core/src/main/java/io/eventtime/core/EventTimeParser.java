@@ -124,8 +124,34 @@ public final class EventTimeParser implements Serializable {
     return pattern;
   }
 
-  /** The event time of {@code value} in epoch milliseconds. */
+  /**
+   * The event time of {@code value} in epoch milliseconds, within {@link TimeRange}: a time
+   * outside it is refused like any other value that is not a usable time.
+   */
   public long parse(Object value) {
+    long millis;
+    try {
+      millis = read(value);
+    } catch (ArithmeticException beyondLong) {
+      throw TimeRange.outside(describe(value));
+    }
+    if (!TimeRange.contains(millis)) {
+      throw TimeRange.outside(describe(value));
+    }
+    return millis;
+  }
+
+  private String describe(Object value) {
+    if (value instanceof CharSequence s) {
+      return "'" + abbreviate(s.toString().trim()) + "'";
+    }
+    if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+      return "the epoch time " + value + " (in " + epochUnit.name().toLowerCase(Locale.ROOT) + ")";
+    }
+    return "the time " + value;
+  }
+
+  private long read(Object value) {
     if (value == null) {
       throw new EventTimeException("the time is null");
     }
@@ -137,11 +163,7 @@ public final class EventTimeParser implements Serializable {
       if (epochUnit == EpochUnit.MILLISECONDS) {
         return n;
       }
-      try {
-        return Math.multiplyExact(n, 1000L);
-      } catch (ArithmeticException e) {
-        throw new EventTimeException("the epoch seconds " + n + " are out of range");
-      }
+      return Math.multiplyExact(n, 1000L);
     }
     if (value instanceof CharSequence s) {
       return parseText(s.toString());

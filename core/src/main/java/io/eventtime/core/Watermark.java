@@ -14,6 +14,7 @@ public final class Watermark {
       throw new IllegalArgumentException("the watermark delay must not be negative, got " + delayMillis
           + " ms: give 0 or a positive duration such as 5 MINUTE");
     }
+    TimeRange.requireDuration("watermark delay", delayMillis);
     this.delayMillis = delayMillis;
   }
 

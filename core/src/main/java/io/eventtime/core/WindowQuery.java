@@ -21,6 +21,7 @@ public record WindowQuery(WindowSpec spec, List<String> keyFields, List<Aggregat
       throw new IllegalArgumentException("the watermark delay must not be negative, got " + delayMillis
           + " ms: give 0 or a positive duration such as 5 MINUTE");
     }
+    TimeRange.requireDuration("watermark delay", delayMillis);
   }
 
   /** A query with no keys, no aggregates, no delay and the default {@code window} policy. */

@@ -9,8 +9,9 @@ import java.util.Locale;
  *
  * <p>Tumbling and hopping windows are half-open intervals {@code [start, end)} on a grid; a
  * session window is built from the data of one key. A spec is immutable and checked when it is
- * made: a size, slide or gap that is not positive, or a slide larger than the size (which would
- * leave rows in no window at all), is refused with a message that says how to fix it.
+ * made: a size, slide or gap that is not positive or longer than {@link TimeRange} allows, or a
+ * slide larger than the size (which would leave rows in no window at all), is refused with a
+ * message that says how to fix it.
  */
 public sealed interface WindowSpec extends Serializable
     permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
@@ -71,8 +72,13 @@ public sealed interface WindowSpec extends Serializable
    * Hopping (sliding) windows {@code [k * slide + offset, k * slide + offset + size)}. A row
    * lands in every window that covers it: {@code size / slide} of them when the slide divides
    * the size, otherwise {@code floor} or {@code ceil} of that ratio depending on where it falls.
+   * Since every row is folded into each of its windows, a size of more than
+   * {@value #MAX_WINDOWS_PER_ROW} slides is refused.
    */
   record Hopping(long slideMillis, long sizeMillis, long offsetMillis) implements WindowSpec {
+    /** The most windows one row may land in: the size may be at most this many slides. */
+    public static final int MAX_WINDOWS_PER_ROW = 10_000;
+
     public Hopping {
       requirePositive(slideMillis, "hopping window slide", "e.g. 30 SECOND");
       requirePositive(sizeMillis, "hopping window size", "e.g. 1 MINUTE");
@@ -82,6 +88,14 @@ public sealed interface WindowSpec extends Serializable
                 + " in no window: make the slide at most the size (for windows that do not overlap,"
                 + " use a tumbling window)", slideMillis, sizeMillis));
       }
+      long windows = ceilDiv(sizeMillis, slideMillis);
+      if (windows > MAX_WINDOWS_PER_ROW) {
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "the hopping window size (%d ms) is %d times its slide (%d ms), so each row would land in %d windows;"
+                + " at most %d are supported: make the slide at least the size / %d (%d ms), or the size smaller",
+            sizeMillis, windows, slideMillis, windows, MAX_WINDOWS_PER_ROW, MAX_WINDOWS_PER_ROW,
+            ceilDiv(sizeMillis, MAX_WINDOWS_PER_ROW)));
+      }
     }
 
     public Hopping withOffset(long offset) {
@@ -90,7 +104,7 @@ public sealed interface WindowSpec extends Serializable
 
     /** The most windows one row can land in: the size of the buffer {@link #startsOf} fills. */
     public int maxWindowsPerRow() {
-      return (int) ((sizeMillis + slideMillis - 1) / slideMillis);
+      return (int) ceilDiv(sizeMillis, slideMillis);
     }
 
     /**
@@ -142,10 +156,16 @@ public sealed interface WindowSpec extends Serializable
     }
   }
 
+  private static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+
+  /** A size, slide or gap: positive, and at most {@link TimeRange#MAX_DURATION_MILLIS}. */
   private static void requirePositive(long millis, String what, String example) {
     if (millis <= 0) {
       throw new IllegalArgumentException(String.format(Locale.ROOT,
           "the %s must be positive, got %d ms: give a duration greater than zero (%s)", what, millis, example));
     }
+    TimeRange.requireDuration(what, millis);
   }
 }

@@ -60,9 +60,18 @@ class DurationTextTest {
     for (String big : new String[] {"99999999999999999 DAY", "99999999999999999999 MINUTE", "9223372036854775808 ms",
         "PT3000000000000H"}) {
       assertThatThrownBy(() -> DurationText.parseMillis(big)).as(big).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("'" + big + "' is too long a duration: it must fit in 64-bit milliseconds (about 292 million"
-              + " years)");
+          .hasMessage("'" + big + "' is too long a duration: give at most 3652425 DAYS (10,000 years)");
     }
-    reads(Long.MAX_VALUE, "9223372036854775807 ms");
+  }
+
+  @Test
+  void aDurationLongerThanTenThousandYearsIsRefusedEitherWay() {
+    reads(TimeRange.MAX_DURATION_MILLIS, "3652425 DAYS", "315569520000000 ms");
+    reads(-TimeRange.MAX_DURATION_MILLIS, "-3652425 DAYS");
+    for (String big : new String[] {"3652426 DAYS", "315569520000001 ms", "-3652426 DAYS", "9223372036854775807 ms",
+        "PT87658201H"}) {
+      assertThatThrownBy(() -> DurationText.parseMillis(big)).as(big).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("'" + big + "' is too long a duration: give at most 3652425 DAYS (10,000 years)");
+    }
   }
 }

@@ -81,7 +81,8 @@ class EventTimeParserTest {
     assertThat(seconds.parse(-3600)).isEqualTo(-3_600_000L);
     assertThat(seconds.parse("2026-07-18 10:00:03")).isEqualTo(T); // strings are still read as times
     assertThatThrownBy(() -> seconds.parse(Long.MAX_VALUE)).isInstanceOf(EventTimeException.class)
-        .hasMessage("the epoch seconds 9223372036854775807 are out of range");
+        .hasMessage("the epoch time 9223372036854775807 (in seconds) is outside the supported range"
+            + " 0001-01-01 00:00:00 to 9999-12-31 23:59:59.999 (UTC): give a time of the years 0001 to 9999");
   }
 
   @Test

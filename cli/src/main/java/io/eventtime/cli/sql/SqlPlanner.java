@@ -13,7 +13,9 @@ import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.DurationText;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.TimeRange;
 import io.eventtime.core.ValueType;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -21,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
@@ -51,7 +54,11 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -85,6 +92,7 @@ public final class SqlPlanner {
   private static final Pattern AMOUNT_AND_UNIT =
       Pattern.compile("(\\d+)\\s*(MILLISECOND|SECOND|MINUTE|HOUR|DAY)S?", Pattern.CASE_INSENSITIVE);
   private static final Pattern NUMBER = Pattern.compile("[-+]?\\d+(\\.\\d*)?");
+  private static final String EXAMPLE = "SELECT count(*) AS n FROM events GROUP BY TUMBLE(event_time, INTERVAL 1 MINUTE)";
   private static final EventTimeParser TIMES = EventTimeParser.defaults();
   private static final int START_SLOT = 0;
   private static final int END_SLOT = 1;
@@ -108,12 +116,18 @@ public final class SqlPlanner {
   }
 
   public static Parsed parse(String sql) {
+    if (isEmpty(sql)) {
+      throw new CliException(ErrorCode.INVALID_QUERY, "the query is empty (nothing but blanks and comments): give one"
+          + " SELECT, e.g. " + EXAMPLE);
+    }
     Statement statement;
+    AtomicReference<CCJSqlParser> parser = new AtomicReference<>();
     try {
-      statement = CCJSqlParserUtil.parse(sql);
+      statement = CCJSqlParserUtil.parse(sql, parser::set);
     } catch (JSQLParserException e) {
       throw new CliException(ErrorCode.SYNTAX_ERROR, "the SQL does not parse: " + parserMessage(e) + ". " + SUPPORTED);
     }
+    refuseWhatFollows(sql, parser.get());
     if (statement instanceof SetOperationList) {
       throw notSupported("UNION, INTERSECT and EXCEPT are");
     }
@@ -134,6 +148,63 @@ public final class SqlPlanner {
     }
     collectWindowCalls(select.getHaving(), calls);
     return new Parsed(select, calls);
+  }
+
+  /** Whether the text holds no token at all: only blanks and {@code --} or {@code /* *}{@code /} comments. */
+  private static boolean isEmpty(String sql) {
+    if (sql == null || sql.isBlank()) {
+      return true;
+    }
+    try {
+      return CCJSqlParserUtil.newParser(sql).getNextToken().kind == CCJSqlParserConstants.EOF;
+    } catch (TokenMgrException e) {
+      return false; // not a token the parser knows: its syntax error says where
+    }
+  }
+
+  /**
+   * The parser stops after one statement and its {@code ;}: anything after it would be silently
+   * ignored, so it is refused, quoted from where it starts.
+   */
+  private static void refuseWhatFollows(String sql, CCJSqlParser parser) {
+    Token end = parser.token;
+    int line;
+    int column;
+    try {
+      Token next = parser.getNextToken();
+      if (next.kind == CCJSqlParserConstants.EOF) {
+        return;
+      }
+      line = next.beginLine;
+      column = next.beginColumn;
+    } catch (TokenMgrException notAToken) {
+      // what follows is not even a token (an unterminated string): quote it from the end of the statement
+      line = end.endLine;
+      column = end.endColumn + 1;
+    }
+    String rest = sql.substring(offsetOf(sql, line, column)).strip();
+    throw new CliException(ErrorCode.INVALID_QUERY, "the query is one SELECT, but text follows its end at line "
+        + line + ", column " + column + ": '" + (rest.length() <= 60 ? rest : rest.substring(0, 57) + "...")
+        + "': remove it (one query per run)");
+  }
+
+  /** Where the parser's line and column are in the text: it counts {@code \n}, {@code \r} and {@code \r\n} as line ends. */
+  private static int offsetOf(String sql, int line, int column) {
+    int l = 1;
+    int c = 1;
+    for (int i = 0; i < sql.length(); i++) {
+      if (l == line && c == column) {
+        return i;
+      }
+      char ch = sql.charAt(i);
+      if (ch == '\n' || (ch == '\r' && (i + 1 == sql.length() || sql.charAt(i + 1) != '\n'))) {
+        l++;
+        c = 1;
+      } else if (ch != '\r') {
+        c++;
+      }
+    }
+    return sql.length();
   }
 
   private static String parserMessage(JSQLParserException e) {
@@ -278,8 +349,9 @@ public final class SqlPlanner {
       }
       try {
         return DurationText.parseMillis(m.group(1) + " " + m.group(2));
-      } catch (ArithmeticException | NumberFormatException overflow) {
-        throw new CliException(ErrorCode.INVALID_QUERY, "the interval " + e + " is too long: give at most 106751991167 DAYS");
+      } catch (DurationText.TooLongException tooLong) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the interval " + e + " is too long: give at most "
+            + TimeRange.MAX_DURATION_TEXT);
       }
     }
     if (e instanceof LongValue || e instanceof DoubleValue
@@ -792,16 +864,16 @@ public final class SqlPlanner {
         return operand((Expression) list.get(0), scope);
       }
       if (e instanceof LongValue l) {
-        return constant(l.getValue(), ValueType.INT64, e);
+        return constant(wholeNumber(l, false, e), ValueType.INT64, e);
       }
       if (e instanceof DoubleValue d) {
-        return constant(d.getValue(), ValueType.DOUBLE, e);
+        return constant(finite(d, e), ValueType.DOUBLE, e);
       }
       if (e instanceof SignedExpression s && s.getSign() == '-' && s.getExpression() instanceof LongValue l) {
-        return constant(-l.getValue(), ValueType.INT64, e);
+        return constant(wholeNumber(l, true, e), ValueType.INT64, e);
       }
       if (e instanceof SignedExpression s && s.getSign() == '-' && s.getExpression() instanceof DoubleValue d) {
-        return constant(-d.getValue(), ValueType.DOUBLE, e);
+        return constant(-finite(d, e), ValueType.DOUBLE, e);
       }
       if (e instanceof StringValue s) {
         return constant(s.getValue().replace("''", "'"), ValueType.STRING, e);
@@ -822,6 +894,27 @@ public final class SqlPlanner {
       }
       throw notSupported("the expression " + e + " is not supported in a condition: compare a column or an aggregate"
           + " with a constant (a number, a 'string', TIMESTAMP '2026-07-18 10:00:00', TRUE, FALSE or NULL);");
+    }
+
+    /** A whole-number literal, negated when {@code negative}, refused when it does not fit 64 bits. */
+    private static long wholeNumber(LongValue l, boolean negative, Expression e) {
+      BigInteger value = l.getBigIntegerValue();
+      value = negative ? value.negate() : value;
+      if (value.bitLength() > 63) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the number " + e + " does not fit a 64-bit whole number"
+            + " (BIGINT, " + Long.MIN_VALUE + " to " + Long.MAX_VALUE + "): give a smaller one, or write it with a"
+            + " decimal point to compare it as a DOUBLE");
+      }
+      return value.longValueExact();
+    }
+
+    /** A decimal literal, refused when it is beyond the range of a DOUBLE (it would read as infinity). */
+    private static double finite(DoubleValue d, Expression e) {
+      if (!Double.isFinite(d.getValue())) {
+        throw new CliException(ErrorCode.INVALID_QUERY, "the number " + e + " is beyond the range of a DOUBLE (at most"
+            + " about 1.8E308 either way): give a smaller one");
+      }
+      return d.getValue();
     }
 
     private static Typed constant(Object value, ValueType type, Expression e) {

@@ -18,6 +18,7 @@ import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartialAggregate;
+import io.eventtime.core.TimeRange;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
@@ -292,6 +293,10 @@ public final class StateCodec {
 
   private OpenState readState(ObjectNode top) {
     Long maxEventTime = JsonFields.wholeOrNull(top.get("max_event_time"), "max_event_time");
+    if (maxEventTime != null && !TimeRange.contains(maxEventTime)) {
+      throw new BadState("max_event_time", "the time " + TimeText.format(maxEventTime) + " is outside the supported"
+          + " range of event times, the years 0001 to 9999, so no run could have stored it");
+    }
     long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
     ArrayNode array = JsonFields.array(top.get("windows"), "windows");
     WindowSpec spec = query.query().spec();

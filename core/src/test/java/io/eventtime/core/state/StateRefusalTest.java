@@ -267,6 +267,8 @@ class StateRefusalTest {
     corrupt(doc -> doc.put("next_arrival", "3"), "next_arrival: expected a whole number (64 bits), found \"3\"");
     corrupt(doc -> doc.put("next_arrival", -1), "next_arrival: expected a number of 0 or more, found -1");
     corrupt(doc -> doc.put("max_event_time", 1.5), "max_event_time: expected a whole number (64 bits), found 1.5");
+    corrupt(doc -> doc.put("max_event_time", Long.MAX_VALUE), "max_event_time: the time +292278994-08-17 07:12:55.807"
+        + " is outside the supported range of event times, the years 0001 to 9999, so no run could have stored it");
     corrupt(doc -> window(doc, 0).putArray("key").addObject().put("int32", 5),
         "windows[0].key[0]: unknown value type 'int32': expected int64, double, string, boolean or timestamp");
     corrupt(doc -> window(doc, 0).putArray("key").addObject().put("timestamp", "yesterday"),

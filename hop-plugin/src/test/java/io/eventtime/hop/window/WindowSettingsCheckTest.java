@@ -107,6 +107,25 @@ class WindowSettingsCheckTest {
   }
 
   @Test
+  void durationsAndHopsBeyondTheCoreLimitsAreReportedInTheCoreWords() {
+    EventTimeWindowMeta m = valid();
+    m.setWindowKind("hopping");
+    m.setWindowSize("1 DAY");
+    m.setWindowSlide("1 SECOND");
+    m.setWatermarkDelay("3652426 DAYS");
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Window: the hopping window size (86400000 ms) is 86400 times its slide (1000 ms), so each row would land in"
+            + " 86400 windows; at most 10000 are supported: make the slide at least the size / 10000 (8640 ms), or the"
+            + " size smaller",
+        "Watermark delay: '3652426 DAYS' is too long a duration: give at most 3652425 DAYS (10,000 years)");
+    m.setWindowKind("session");
+    m.setSessionGap("106751991168 DAYS");
+    m.setWatermarkDelay("0 s");
+    assertThat(errors(m)).containsExactly(
+        "Session gap: '106751991168 DAYS' is too long a duration: give at most 3652425 DAYS (10,000 years)");
+  }
+
+  @Test
   void sessionGapAndKind() {
     EventTimeWindowMeta m = valid();
     m.setWindowKind("session");
