@@ -200,14 +200,7 @@ public final class NdjsonIO {
   static BufferedReader open(String file) throws IOException {
     ResourceId id = FileSystems.matchNewResource(file, false);
     BufferedInputStream bytes = new BufferedInputStream(Channels.newInputStream(FileSystems.open(id)), 1 << 16);
-    bytes.mark(4);
-    byte[] head = bytes.readNBytes(4);
-    bytes.reset();
-    String notUtf8 = TextEncoding.notUtf8(head, head.length);
-    if (notUtf8 != null) {
-      bytes.close();
-      throw new IOException(notUtf8);
-    }
+    TextEncoding.requireUtf8(bytes);
     return new BufferedReader(new InputStreamReader(bytes, StandardCharsets.UTF_8), 1 << 16);
   }
 

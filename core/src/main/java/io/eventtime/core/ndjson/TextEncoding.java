@@ -1,5 +1,8 @@
 package io.eventtime.core.ndjson;
 
+import java.io.BufferedInputStream;
+import java.io.IOException;
+
 /**
  * Tells a file that is not UTF-8 by its first bytes, so that a reader can say so once instead
  * of rejecting every line for reasons that miss the point. NDJSON is UTF-8 (a UTF-8 byte order
@@ -43,6 +46,21 @@ public final class TextEncoding {
       return reason("UTF-16LE", false);
     }
     return null;
+  }
+
+  /**
+   * Looks at the first bytes of {@code in} without consuming them and, when they are not UTF-8,
+   * closes it and throws an {@link IOException} whose message is the {@link #notUtf8} reason.
+   */
+  public static void requireUtf8(BufferedInputStream in) throws IOException {
+    in.mark(4);
+    byte[] head = in.readNBytes(4);
+    in.reset();
+    String notUtf8 = notUtf8(head, head.length);
+    if (notUtf8 != null) {
+      in.close();
+      throw new IOException(notUtf8);
+    }
   }
 
   private static String reason(String encoding, boolean byteOrderMark) {

@@ -63,14 +63,11 @@ public final class EventFileReader implements Closeable {
   private void open(FileObject file) throws IOException {
     currentFile = HopVfs.getFilename(file);
     BufferedInputStream bytes = new BufferedInputStream(HopVfs.getInputStream(file));
-    bytes.mark(4);
-    byte[] head = bytes.readNBytes(4);
-    bytes.reset();
-    String notUtf8 = TextEncoding.notUtf8(head, head.length);
-    if (notUtf8 != null) {
+    try {
+      TextEncoding.requireUtf8(bytes);
+    } catch (IOException e) {
       // said once for the file, not as a misleading reason for each of its lines
-      bytes.close();
-      throw new IOException("cannot read " + currentFile + ": " + notUtf8);
+      throw new IOException("cannot read " + currentFile + ": " + e.getMessage(), e);
     }
     Reader reader = new InputStreamReader(bytes, StandardCharsets.UTF_8);
     if (!settings.csv) {
