@@ -3,6 +3,7 @@ package io.eventtime.cli;
 import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.source.SourceFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,9 @@ final class PathClashes {
           + ": give each its own file");
     }
     for (SourceFile input : inputs) {
+      if (!Files.isRegularFile(input.file())) {
+        continue; // a pipe such as /dev/stdin has no real path, and no output or state file can be it
+      }
       Path in = real(input.file(), "--from " + input.uri());
       for (OutputFile out : outputs) {
         if (out.target().equals(in)) {
