@@ -17,6 +17,7 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
@@ -138,6 +139,15 @@ public final class ArrivalPositions {
 
     private Lines(String filepattern) {
       this.filepattern = filepattern;
+    }
+
+    /** The settings a runner's UI shows for this step: the file pattern and the fields it writes. */
+    @Override
+    public void populateDisplayData(DisplayData.Builder builder) {
+      super.populateDisplayData(builder);
+      builder.add(DisplayData.item("filePattern", filepattern).withLabel("File pattern"));
+      builder.add(DisplayData.item("lineField", LINE_FIELD).withLabel("Line field"));
+      builder.add(DisplayData.item("arrivalField", EventTimeWindow.DEFAULT_ARRIVAL_FIELD).withLabel("Arrival position field"));
     }
 
     @Override

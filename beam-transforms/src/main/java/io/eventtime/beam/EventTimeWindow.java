@@ -46,6 +46,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.Sessions;
@@ -282,6 +283,29 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /** The field of the event time, or null while none was given. */
   public String timeField() {
     return timeField;
+  }
+
+  /** The settings a runner's UI shows for this step: the query, the time field and how it is read. */
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    DisplayItems.window(builder, query.spec());
+    builder.addIfNotNull(DisplayData.item("timeField", timeField).withLabel("Event time field"));
+    DisplayItems.parser(builder, parser);
+    if (!query.keyFields().isEmpty()) {
+      builder.add(DisplayData.item("keys", String.join(", ", query.keyFields())).withLabel("Group by"));
+    }
+    if (!query.aggregates().isEmpty()) {
+      builder.add(DisplayData.item("aggregates",
+          String.join(", ", query.aggregates().stream().map(AggregateSpec::toString).toList())).withLabel("Aggregates"));
+    }
+    builder.add(DisplayData.item("watermarkDelay", org.joda.time.Duration.millis(query.delayMillis()))
+        .withLabel("Watermark delay"));
+    builder.add(DisplayData.item("latePolicy", query.latePolicy().label()).withLabel("Late policy"));
+    builder.add(DisplayData.item("arrivalField", arrivalField).withLabel("Arrival position field"));
+    builder.add(DisplayData.item("windowFields", startName + ", " + endName).withLabel("Window bound columns"));
+    builder.add(DisplayData.item("blockBits", blockBits).withLabel("Arrival positions per block (bits)"));
+    builder.addIfNotNull(DisplayData.item("stateHandoff", handoff).withLabel("State hand-off file"));
   }
 
   @Override

@@ -11,6 +11,7 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PInput;
@@ -57,6 +58,14 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
   /** How strings and numbers are read (pattern, zone, epoch unit). */
   public EventTimestamps withParser(EventTimeParser p) {
     return new EventTimestamps(field, p);
+  }
+
+  /** The settings a runner's UI shows for this step: the time field and how it is read. */
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    builder.add(DisplayData.item("timeField", field).withLabel("Event time field"));
+    DisplayItems.parser(builder, parser);
   }
 
   @Override

@@ -27,6 +27,7 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
@@ -142,6 +143,20 @@ public final class NdjsonIO {
         throw new IllegalArgumentException("the sample size must be at least 1 line, got " + lines);
       }
       return new Read(patterns, schema, lines);
+    }
+
+    /** The settings a runner's UI shows for this step: the file patterns and the schema's source. */
+    @Override
+    public void populateDisplayData(DisplayData.Builder builder) {
+      super.populateDisplayData(builder);
+      builder.add(DisplayData.item("filePatterns", String.join(", ", patterns)).withLabel("File patterns"));
+      if (schema != null) {
+        builder.add(DisplayData.item("schema", schema.getFields().stream()
+            .map(f -> f.getName() + " " + f.getType().getTypeName()).toList().toString()).withLabel("Schema"));
+      } else {
+        builder.add(DisplayData.item("schemaSampleSize", sampleSize).withLabel("Schema inferred from lines"));
+      }
+      builder.add(DisplayData.item("arrivalField", EventTimeWindow.DEFAULT_ARRIVAL_FIELD).withLabel("Arrival position field"));
     }
 
     static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};

@@ -22,13 +22,11 @@ import org.apache.beam.sdk.values.KV;
 final class WatermarkIndex implements Serializable {
   private final long[] blocks;
   private final long[] maxBefore;
-  private final long carriedMax;
   private final long lastPosition;
 
-  private WatermarkIndex(long[] blocks, long[] maxBefore, long carriedMax, long lastPosition) {
+  private WatermarkIndex(long[] blocks, long[] maxBefore, long lastPosition) {
     this.blocks = blocks;
     this.maxBefore = maxBefore;
-    this.carriedMax = carriedMax;
     this.lastPosition = lastPosition;
   }
 
@@ -108,7 +106,7 @@ final class WatermarkIndex implements Serializable {
         running = Math.max(running, acc.byBlock.get(blocks[i]));
       }
       maxBefore[blocks.length] = running;
-      return new WatermarkIndex(blocks, maxBefore, carriedMax, acc.lastPosition);
+      return new WatermarkIndex(blocks, maxBefore, acc.lastPosition);
     }
 
     @Override
@@ -122,7 +120,7 @@ final class WatermarkIndex implements Serializable {
     }
   }
 
-  /** The index as its numbers: the blocks, the prefix maxima, the carried maximum, the last position. */
+  /** The index as its numbers: the blocks, the prefix maxima (the carried maximum is in them), the last position. */
   static final class IndexCoder extends AtomicCoder<WatermarkIndex> {
     static final IndexCoder INSTANCE = new IndexCoder();
 
@@ -134,7 +132,6 @@ final class WatermarkIndex implements Serializable {
         VarInt.encode(value.maxBefore[i], out);
       }
       VarInt.encode(value.maxBefore[value.blocks.length], out);
-      VarInt.encode(value.carriedMax, out);
       VarInt.encode(value.lastPosition, out);
     }
 
@@ -148,7 +145,7 @@ final class WatermarkIndex implements Serializable {
         maxBefore[i] = VarInt.decodeLong(in);
       }
       maxBefore[n] = VarInt.decodeLong(in);
-      return new WatermarkIndex(blocks, maxBefore, VarInt.decodeLong(in), VarInt.decodeLong(in));
+      return new WatermarkIndex(blocks, maxBefore, VarInt.decodeLong(in));
     }
   }
 

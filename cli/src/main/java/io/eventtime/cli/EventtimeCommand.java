@@ -124,7 +124,8 @@ public final class EventtimeCommand implements Callable<Integer> {
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
-      description = "With --runner flink, the Flink cluster to submit to. Default: [local] (embedded). "
+      description = "With --runner flink, the Flink cluster to submit to, which runs the job with its own default "
+          + "parallelism. Default: [local] (embedded, 2 parallel tasks per step). "
           + "Example: --flink-master flink-jobmanager:8081")
   String flinkMaster;
 

@@ -81,10 +81,6 @@ public final class SessionSet {
     return byStart.isEmpty();
   }
 
-  public int size() {
-    return byStart.size();
-  }
-
   /** The end of a session: its last event time plus the gap. */
   public long endOf(Session s) {
     return s.last + spec.gapMillis();

@@ -16,7 +16,7 @@ import java.util.Locale;
 public sealed interface WindowSpec extends Serializable
     permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
 
-  /** Fixed windows of {@code sizeMillis}, the grid shifted by {@code offsetMillis}. */
+  /** Fixed windows of {@code sizeMillis}, the grid from the epoch ({@link Tumbling#withOffset} shifts it). */
   static Tumbling tumbling(long sizeMillis) {
     return new Tumbling(sizeMillis, 0);
   }

@@ -34,10 +34,6 @@ public final class Settings {
     return r == null || r.isBlank() ? null : r.trim();
   }
 
-  public static boolean isBlank(String s) {
-    return s == null || s.isBlank();
-  }
-
   /**
    * A duration setting in milliseconds ({@code 10 MINUTE}, {@code 30 s}, {@code PT5M}), or null
    * with a problem naming the setting when it cannot be read or is not positive.

@@ -7,6 +7,7 @@ import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
 import io.eventtime.beam.NdjsonIO;
 import io.eventtime.beam.ProblemRows;
+import io.eventtime.beam.RunnerDefaults;
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.RunSettings;
@@ -85,12 +86,15 @@ public final class BeamRunner {
         // immutability and encodability checks walk the whole pipeline for every bundle: minutes on a small file
         return PipelineOptionsFactory.fromArgs("--runner=DirectRunner", "--targetParallelism=2",
             "--enforceImmutability=false", "--enforceEncodability=false").create();
-      case "flink":
-        return PipelineOptionsFactory.fromArgs("--runner=FlinkRunner",
-            "--flinkMaster=" + (master == null ? "[local]" : master), "--parallelism=2").create();
+      case "flink": {
+        String flinkMaster = master == null ? RunnerDefaults.EMBEDDED_FLINK : master;
+        List<String> args = new ArrayList<>(List.of("--runner=FlinkRunner", "--flinkMaster=" + flinkMaster));
+        RunnerDefaults.flinkParallelism(flinkMaster).ifPresent(n -> args.add("--parallelism=" + n));
+        return PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).create();
+      }
       case "spark":
         return PipelineOptionsFactory.fromArgs("--runner=SparkRunner",
-            "--sparkMaster=" + (master == null ? "local[2]" : master)).create();
+            "--sparkMaster=" + (master == null ? RunnerDefaults.SPARK_MASTER : master)).create();
       default:
         throw new IllegalArgumentException("not a Beam runner: " + runner);
     }

@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.RunnerDefaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
@@ -55,8 +56,9 @@ public enum BeamRunner {
   /**
    * The options of a run: {@code master} is Flink's {@code --flinkMaster} ({@code [local]},
    * {@code host:8081}; {@code [auto]} when blank) or Spark's {@code --sparkMaster}
-   * ({@code local[2]}, {@code spark://host:7077}; {@code local[*]} when blank), ignored by the
-   * Direct runner; {@code parallelism} is Flink's (blank for its default). Made with the runner's
+   * ({@code local[2]}, {@code spark://host:7077}; {@link RunnerDefaults#SPARK_MASTER} when blank),
+   * ignored by the Direct runner; {@code parallelism} is Flink's (when blank:
+   * {@link RunnerDefaults#flinkParallelism}, 2 for {@code [local]}, else Flink's own). Made with the runner's
    * {@link #classLoader()} as the thread's context class loader, where Beam looks for runners.
    */
   public PipelineOptions options(String master, String parallelism, List<String> otherArgs) {
@@ -68,13 +70,15 @@ public enum BeamRunner {
       args.add("--flinkMaster=" + flinkMaster);
       if (!blank(parallelism)) {
         args.add("--parallelism=" + positive(parallelism));
+      } else {
+        RunnerDefaults.flinkParallelism(flinkMaster).ifPresent(n -> args.add("--parallelism=" + n));
       }
       if (embeddedFlinkNeedsItsClassLoader(flinkMaster, otherArgs)) {
         args.add("--flinkConfDir=" + flinkConfDir());
       }
     } else if (this == SPARK) {
       checkSparkCanReachDirectBuffers(loader);
-      args.add("--sparkMaster=" + (blank(master) ? "local[*]" : master.trim()));
+      args.add("--sparkMaster=" + (blank(master) ? RunnerDefaults.SPARK_MASTER : master.trim()));
     }
     args.addAll(otherArgs);
     Thread thread = Thread.currentThread();

@@ -44,10 +44,11 @@ public final class RunPipeline implements Callable<Integer> {
   String runner;
 
   @Option(names = "--master", description = "Flink: --flinkMaster ([local], host:8081; default [auto])."
-      + " Spark: --sparkMaster (local[2], spark://host:7077; default local[*]).")
+      + " Spark: --sparkMaster (spark://host:7077; default local[2]).")
   String master;
 
-  @Option(names = "--parallelism", description = "Flink: the number of parallel tasks.")
+  @Option(names = "--parallelism", description = "Flink: the number of parallel tasks"
+      + " (default 2 on [local], Flink's own elsewhere).")
   String parallelism;
 
   @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "A value for a pipeline parameter.")

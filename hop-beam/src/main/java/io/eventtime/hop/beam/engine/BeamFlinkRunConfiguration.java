@@ -20,7 +20,7 @@ public class BeamFlinkRunConfiguration extends BeamRunConfiguration {
 
   @GuiWidgetElement(id = "parallelism", order = "20", parentId = PipelineRunConfiguration.GUI_PLUGIN_ELEMENT_PARENT_ID,
       type = GuiElementType.TEXT, label = "Parallelism",
-      toolTip = "The number of parallel tasks of each step; blank for Flink's default")
+      toolTip = "The number of parallel tasks of each step; blank for 2 on [local], Flink's default elsewhere")
   @HopMetadataProperty(key = "parallelism")
   private String parallelism = "";
 

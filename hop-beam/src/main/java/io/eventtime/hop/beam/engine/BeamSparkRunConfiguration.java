@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam.engine;
 
+import io.eventtime.beam.RunnerDefaults;
 import io.eventtime.hop.beam.BeamRunner;
 import org.apache.hop.core.gui.plugin.GuiElementType;
 import org.apache.hop.core.gui.plugin.GuiPlugin;
@@ -15,7 +16,7 @@ public class BeamSparkRunConfiguration extends BeamRunConfiguration {
       type = GuiElementType.TEXT, label = "Spark master",
       toolTip = "Where Spark runs: local[2] in this JVM with 2 threads, spark://host:7077 for a cluster")
   @HopMetadataProperty(key = "spark_master")
-  private String sparkMaster = "local[*]";
+  private String sparkMaster = RunnerDefaults.SPARK_MASTER;
 
   public BeamSparkRunConfiguration() {
     super(EventTimeBeamSparkEngine.ID, EventTimeBeamSparkEngine.NAME);
