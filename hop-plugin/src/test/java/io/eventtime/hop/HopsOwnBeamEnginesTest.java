@@ -1,5 +1,6 @@
 package io.eventtime.hop;
 
+import static io.eventtime.hop.HopTestEnvironment.eventTimeLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,9 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.lang3.exception.ExceptionUtils;
 import org.apache.hop.core.exception.HopException;
-import org.apache.hop.core.row.IRowMeta;
-import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaString;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,12 +37,6 @@ class HopsOwnBeamEnginesTest {
     HopTestEnvironment.init();
   }
 
-  private static IRowMeta times() {
-    IRowMeta m = new RowMeta();
-    m.addValueMeta(new ValueMetaString("event_time"));
-    return m;
-  }
-
   private static String refusal(String transform, String what) {
     return "Transform '" + transform + "' cannot run on Hop's own Beam engines (Beam Direct, Flink, Spark, Dataflow):"
         + " they run it on each worker in a small pipeline that never sees the end of the input, so " + what
@@ -63,7 +55,7 @@ class HopsOwnBeamEnginesTest {
     w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
     Path state = dir.resolve("state");
     w.setStateFolder(state.toString());
-    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("window", w, times())) {
+    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("window", w, eventTimeLayout())) {
       assertThatThrownBy(() -> worker.process("2026-03-01 00:01:00"))
           .isInstanceOf(HopException.class)
           .satisfies(e -> assertThat(rootMessage(e)).isEqualTo(refusal("window", "windows still open at the end would"
@@ -96,7 +88,7 @@ class HopsOwnBeamEnginesTest {
     EventFileOutputMeta out = new EventFileOutputMeta();
     out.setDefault();
     out.setFilename(file.toString());
-    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("write", out, times())) {
+    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("write", out, eventTimeLayout())) {
       assertThatThrownBy(() -> worker.process("2026-03-01 00:01:00"))
           .isInstanceOf(HopException.class)
           .satisfies(e -> assertThat(rootMessage(e)).isEqualTo(refusal("write", "each worker would write the file over"
@@ -110,7 +102,7 @@ class HopsOwnBeamEnginesTest {
     EventTimeStampMeta stamp = new EventTimeStampMeta();
     stamp.setDefault();
     stamp.setTimeField("event_time");
-    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("stamp", stamp, times())) {
+    try (HopBeamHandlerStandIn worker = new HopBeamHandlerStandIn("stamp", stamp, eventTimeLayout())) {
       worker.process("2026-03-01 00:01:00");
       worker.process("2026-03-01 00:02:30");
       assertThat(Rows.text(worker.written(), 1)).containsExactly("2026-03-01 00:01:00", "2026-03-01 00:02:30");

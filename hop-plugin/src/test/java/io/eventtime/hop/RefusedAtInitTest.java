@@ -1,5 +1,6 @@
 package io.eventtime.hop;
 
+import static io.eventtime.hop.HopTestEnvironment.eventTimeLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,9 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.logging.LogLevel;
-import org.apache.hop.core.row.IRowMeta;
-import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.core.variables.Variables;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,12 +34,6 @@ class RefusedAtInitTest {
   @BeforeAll
   static void hop() {
     HopTestEnvironment.init();
-  }
-
-  private static IRowMeta times() {
-    IRowMeta m = new RowMeta();
-    m.addValueMeta(new ValueMetaString("event_time"));
-    return m;
   }
 
   private static EventTimeWindowMeta window() {
@@ -79,10 +71,10 @@ class RefusedAtInitTest {
   @Test
   void aWindowInTwoCopiesIsRefused() throws Exception {
     Path file = Files.writeString(dir.resolve("windows.ndjson"), "kept\n");
-    PipelineMeta p = new PipelineBuilder("copies").injector("in", times()).transform("window", window())
+    PipelineMeta p = new PipelineBuilder("copies").injector("in", eventTimeLayout()).transform("window", window())
         .transform("write", output(file)).hop("in", "window").hop("window", "write").build();
     p.findTransform("window").setCopiesString("2");
-    LocalRun run = new LocalRun(p).inject("in", times(), rows("00:01:00", "00:12:00"));
+    LocalRun run = new LocalRun(p).inject("in", eventTimeLayout(), rows("00:01:00", "00:12:00"));
     assertThatThrownBy(() -> run.run()).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
     // each copy refuses
     assertThat(refusals(run)).containsExactly(COPIES_OF_WINDOW, COPIES_OF_WINDOW);
@@ -117,9 +109,9 @@ class RefusedAtInitTest {
     EventTimeWindowMeta w = window();
     w.setGroupFields(new ArrayList<>(List.of(new GroupField("merchant"))));
     w.getAggregates().add(new WindowAggregate("amount", "sum", "total"));
-    PipelineMeta p = new PipelineBuilder("missing").injector("in", times()).transform("window", w)
+    PipelineMeta p = new PipelineBuilder("missing").injector("in", eventTimeLayout()).transform("window", w)
         .transform("write", output(file)).hop("in", "window").hop("window", "write").build();
-    LocalRun run = new LocalRun(p).inject("in", times(), rows("00:01:00", "00:12:00"));
+    LocalRun run = new LocalRun(p).inject("in", eventTimeLayout(), rows("00:01:00", "00:12:00"));
     assertThatThrownBy(() -> run.run()).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
     assertThat(refusals(run)).containsExactly("window: The settings of transform 'window' are not valid:\n"
         + "  - Group by: the field 'merchant' is not in the input: pick one of event_time\n"
@@ -133,9 +125,9 @@ class RefusedAtInitTest {
     Path file = Files.writeString(dir.resolve("rows.ndjson"), "kept\n");
     EventFileOutputMeta out = output(file);
     out.setFields(List.of(new io.eventtime.hop.fileoutput.OutputField("nope")));
-    PipelineMeta p = new PipelineBuilder("missing").injector("in", times()).transform("write", out)
+    PipelineMeta p = new PipelineBuilder("missing").injector("in", eventTimeLayout()).transform("write", out)
         .hop("in", "write").build();
-    LocalRun run = new LocalRun(p).inject("in", times(), rows("00:01:00"));
+    LocalRun run = new LocalRun(p).inject("in", eventTimeLayout(), rows("00:01:00"));
     assertThatThrownBy(() -> run.run()).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
     assertThat(refusals(run)).containsExactly("write: The settings of transform 'write' are not valid:\n"
         + "  - Field 1: the field 'nope' is not in the input: pick one of event_time");
@@ -149,7 +141,7 @@ class RefusedAtInitTest {
     w.setWatermarkDelay("${DELAY} MINUTES");
     w.setGroupFields(new ArrayList<>(List.of(new GroupField("${KEY}"))));
     List<String> problems = new ArrayList<>();
-    w.resolve(new Variables(), times(), problems);
+    w.resolve(new Variables(), eventTimeLayout(), problems);
     String fix = " is not defined: give it a value (a pipeline parameter, a variable of the run configuration or of"
         + " the environment), or write the setting without it";
     assertThat(problems).containsExactly(
@@ -159,7 +151,7 @@ class RefusedAtInitTest {
 
     EventFileOutputMeta out = output(Path.of("${OUTPUT_FOLDER}/windows.ndjson"));
     problems.clear();
-    out.resolve(new Variables(), times(), problems);
+    out.resolve(new Variables(), eventTimeLayout(), problems);
     assertThat(problems).containsExactly("File name: the variable ${OUTPUT_FOLDER}" + fix);
 
     EventFileInputMeta read = new EventFileInputMeta();
@@ -174,7 +166,7 @@ class RefusedAtInitTest {
     w = window();
     w.setWindowKind("${KIND}");
     problems.clear();
-    w.resolve(new Variables(), times(), problems);
+    w.resolve(new Variables(), eventTimeLayout(), problems);
     assertThat(problems).containsExactly("Window kind: the variable ${KIND}" + fix);
   }
 
@@ -185,7 +177,7 @@ class RefusedAtInitTest {
     Variables v = new Variables();
     v.setVariable("WINDOW_SIZE", "5 MINUTES");
     List<String> problems = new ArrayList<>();
-    assertThat(w.resolve(v, times(), problems).query().spec()).isEqualTo(io.eventtime.core.WindowSpec.tumbling(300_000L));
+    assertThat(w.resolve(v, eventTimeLayout(), problems).query().spec()).isEqualTo(io.eventtime.core.WindowSpec.tumbling(300_000L));
     assertThat(problems).isEmpty();
   }
 }

@@ -1,5 +1,6 @@
 package io.eventtime.hop.window;
 
+import static io.eventtime.hop.HopTestEnvironment.eventTimeLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -17,9 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hop.core.logging.LogLevel;
-import org.apache.hop.core.row.IRowMeta;
-import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,12 +53,6 @@ class StateSafetyTest {
     return w;
   }
 
-  private static IRowMeta times() {
-    IRowMeta in = new RowMeta();
-    in.addValueMeta(new ValueMetaString("event_time"));
-    return in;
-  }
-
   private static List<Object[]> rows(String... times) {
     List<Object[]> rows = new ArrayList<>();
     for (String t : times) {
@@ -70,8 +62,8 @@ class StateSafetyTest {
   }
 
   private static LocalRun windowToDummy(Path state, String... times) {
-    return new LocalRun(new PipelineBuilder("example-b").injector("in", times()).transform("window", window(state))
-        .dummy("out").hop("in", "window").hop("window", "out").build()).inject("in", times(), rows(times))
+    return new LocalRun(new PipelineBuilder("example-b").injector("in", eventTimeLayout()).transform("window", window(state))
+        .dummy("out").hop("in", "window").hop("window", "out").build()).inject("in", eventTimeLayout(), rows(times))
         .logLevel(LogLevel.BASIC);
   }
 
@@ -105,9 +97,9 @@ class StateSafetyTest {
     String stored = Files.readString(state.resolve("state.json"));
 
     // the transform the window sends its rows to fails at the first one
-    PipelineMeta p = new PipelineBuilder("failing").injector("in", times()).transform("window", window(state))
+    PipelineMeta p = new PipelineBuilder("failing").injector("in", eventTimeLayout()).transform("window", window(state))
         .transform("target", new FailingTargetMeta()).hop("in", "window").hop("window", "target").build();
-    LocalRun failing = new LocalRun(p).inject("in", times(), rows(RUN2)).logLevel(LogLevel.BASIC);
+    LocalRun failing = new LocalRun(p).inject("in", eventTimeLayout(), rows(RUN2)).logLevel(LogLevel.BASIC);
     assertThat(failing.run().errors()).isPositive();
     assertThat(failing.messages(LogLevel.ERROR)).anyMatch(m -> m.startsWith("target: ")
         && m.contains("the failing target cannot take row 1"));
@@ -136,9 +128,9 @@ class StateSafetyTest {
       }
     };
     try {
-      PipelineMeta p = new PipelineBuilder("commit-fails").injector("in", times()).transform("window", window(state))
+      PipelineMeta p = new PipelineBuilder("commit-fails").injector("in", eventTimeLayout()).transform("window", window(state))
           .transform("hook", new EndOfInputHookMeta()).hop("in", "window").hop("window", "hook").build();
-      LocalRun failing = new LocalRun(p).inject("in", times(), rows(RUN2)).logLevel(LogLevel.BASIC);
+      LocalRun failing = new LocalRun(p).inject("in", eventTimeLayout(), rows(RUN2)).logLevel(LogLevel.BASIC);
       LocalRun.Result r = failing.run("hook");
       assertThat(Rows.text(r.rows("hook"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
       assertThat(r.errors()).isEqualTo(1);
