@@ -98,7 +98,14 @@ public final class SessionSet {
     Session low = before != null && before.getValue().last + gap >= ts ? before.getValue() : null;
     Map.Entry<Long, Session> after = byStart.higherEntry(ts);
     Session high = after != null && after.getKey() - gap <= ts ? after.getValue() : null;
-    long formedLast = Math.max(ts, Math.max(low == null ? ts : low.last, high == null ? ts : high.last));
+    // the session the row forms ends one gap after the latest of its own and the joined sessions' events
+    long formedLast = ts;
+    if (low != null) {
+      formedLast = Math.max(formedLast, low.last);
+    }
+    if (high != null) {
+      formedLast = Math.max(formedLast, high.last);
+    }
     if (!policy.admits(spec, ts, formedLast + gap, watermark)) {
       return false;
     }

@@ -15,25 +15,29 @@ class LateRuleTest {
   private static final Aggregates COUNT = new Aggregates(List.of(AggregateSpec.countAll("n")));
   private static final Object[] ROW = {null};
 
-  @Test
-  void eventLeavesARowBehindTheWatermarkOutOfEvenAnOpenWindow() {
-    // grid window [0, 10), open at watermark 5
-    assertThat(LatePolicy.EVENT.admits(TUMBLING, 3, 10, 5)).isFalse();
-    assertThat(LatePolicy.EVENT.admits(TUMBLING, 5, 10, 5)).isTrue();
-    assertThat(LatePolicy.EVENT.admits(TUMBLING, 12, 20, 5)).isTrue();
-    // the session [3, 8) a row at 3 forms, open at watermark 5
-    assertThat(LatePolicy.EVENT.admits(SESSION, 3, 8, 5)).isFalse();
-    assertThat(LatePolicy.EVENT.admits(SESSION, 5, 10, 5)).isTrue();
-  }
+  /** One row's question to the rule: may it go into its window ending at {@code end}? */
+  private record Case(LatePolicy policy, WindowSpec spec, long eventTime, long end, long watermark, boolean admitted) {}
 
   @Test
-  void windowLeavesARowOutOfAClosedWindowOnly() {
-    assertThat(LatePolicy.WINDOW.admits(TUMBLING, 3, 10, 5)).isTrue();
-    assertThat(LatePolicy.WINDOW.admits(TUMBLING, 3, 10, 9)).isTrue();
-    assertThat(LatePolicy.WINDOW.admits(TUMBLING, 3, 10, 10)).isFalse();
-    // a session closes only once the watermark passes its end
-    assertThat(LatePolicy.WINDOW.admits(SESSION, 3, 8, 8)).isTrue();
-    assertThat(LatePolicy.WINDOW.admits(SESSION, 3, 8, 9)).isFalse();
+  void eventLeavesOutARowBehindTheWatermarkAndWindowOnlyARowWhoseWindowIsClosed() {
+    List<Case> cases = List.of(
+        // the grid window [0, 10), open at watermark 5 and 9, closed at 10
+        new Case(LatePolicy.EVENT, TUMBLING, 3, 10, 5, false),
+        new Case(LatePolicy.EVENT, TUMBLING, 5, 10, 5, true),
+        new Case(LatePolicy.EVENT, TUMBLING, 12, 20, 5, true),
+        new Case(LatePolicy.WINDOW, TUMBLING, 3, 10, 5, true),
+        new Case(LatePolicy.WINDOW, TUMBLING, 3, 10, 9, true),
+        new Case(LatePolicy.WINDOW, TUMBLING, 3, 10, 10, false),
+        // the session [3, 8) a row at 3 forms alone: it closes only once the watermark passes 8
+        new Case(LatePolicy.EVENT, SESSION, 3, 8, 5, false),
+        new Case(LatePolicy.EVENT, SESSION, 5, 10, 5, true),
+        new Case(LatePolicy.WINDOW, SESSION, 3, 8, 5, true),
+        new Case(LatePolicy.WINDOW, SESSION, 3, 8, 8, true),
+        new Case(LatePolicy.WINDOW, SESSION, 3, 8, 9, false));
+    for (Case c : cases) {
+      assertThat(c.policy().admits(c.spec(), c.eventTime(), c.end(), c.watermark())).as(c.toString())
+          .isEqualTo(c.admitted());
+    }
   }
 
   @Test

@@ -16,24 +16,17 @@ class OpenWindowsTest {
   @Test
   void gridWindowsCloseByEndThenKeyAndHoldTheRest() {
     OpenWindows open = WindowSpec.tumbling(10).openWindows(LatePolicy.WINDOW, COUNT);
-    assertThat(open.fold(B, 2, ROW, 0, Long.MIN_VALUE)).isTrue();
-    assertThat(open.fold(A, 15, ROW, 1, Long.MIN_VALUE)).isTrue();
-    assertThat(open.fold(A, 1, ROW, 2, 5)).isTrue();
-    assertThat(open.fold(A, 3, ROW, 3, 10)).isFalse();
-    assertThat(open.count()).isEqualTo(3);
+    // key, event time, watermark: the last is late, its window [0, 10) closed at 10
+    assertThat(foldAll(open, B, 2, Long.MIN_VALUE, A, 15, Long.MIN_VALUE, A, 1, 5, A, 3, 10))
+        .containsExactly(true, true, true, false);
     assertThat(described(open.held())).containsExactly("[a] 0-10:1", "[b] 0-10:1", "[a] 10-20:1");
+    assertThat(open.count()).isEqualTo(3);
+    assertThat(closedAt(open, 9)).isEmpty();
+    assertThat(closedAt(open, 10)).containsExactly("[a] 0-10:1", "[b] 0-10:1");
 
-    List<String> closed = new ArrayList<>();
-    open.closeUpTo(9, collect(closed));
-    assertThat(closed).isEmpty();
-    open.closeUpTo(10, collect(closed));
-    assertThat(closed).containsExactly("[a] 0-10:1", "[b] 0-10:1");
-
-    OpenWindows restored = WindowSpec.tumbling(10).openWindows(LatePolicy.WINDOW, COUNT);
-    open.held().forEach(restored::restore);
+    OpenWindows restored = restore(WindowSpec.tumbling(10), LatePolicy.WINDOW, open.held());
     assertThat(described(restored.held())).containsExactly("[a] 10-20:1");
-    restored.closeUpTo(Long.MAX_VALUE, collect(closed));
-    assertThat(closed).containsExactly("[a] 0-10:1", "[b] 0-10:1", "[a] 10-20:1");
+    assertThat(closedAt(restored, Long.MAX_VALUE)).containsExactly("[a] 10-20:1");
     assertThat(restored.count()).isZero();
   }
 
@@ -49,25 +42,19 @@ class OpenWindowsTest {
   @Test
   void sessionsCloseByEndOnceTheWatermarkPassesIt() {
     OpenWindows open = WindowSpec.session(5).openWindows(LatePolicy.EVENT, COUNT);
-    assertThat(open.fold(A, 0, ROW, 0, Long.MIN_VALUE)).isTrue();
-    assertThat(open.fold(B, 1, ROW, 1, Long.MIN_VALUE)).isTrue();
-    assertThat(open.fold(A, 3, ROW, 2, 1)).isTrue();
-    assertThat(open.fold(B, 0, ROW, 3, 1)).isFalse();
+    // the last is behind the watermark 1
+    assertThat(foldAll(open, A, 0, Long.MIN_VALUE, B, 1, Long.MIN_VALUE, A, 3, 1, B, 0, 1))
+        .containsExactly(true, true, true, false);
     assertThat(open.count()).isEqualTo(2);
     assertThat(described(open.held())).containsExactly("[b] 1-6:1", "[a] 0-8:2");
+    assertThat(closedAt(open, 6)).isEmpty();
+    assertThat(closedAt(open, 7)).containsExactly("[b] 1-6:1");
 
-    List<String> closed = new ArrayList<>();
-    open.closeUpTo(6, collect(closed));
-    assertThat(closed).isEmpty();
-    open.closeUpTo(7, collect(closed));
-    assertThat(closed).containsExactly("[b] 1-6:1");
-
-    OpenWindows restored = WindowSpec.session(5).openWindows(LatePolicy.EVENT, COUNT);
-    open.held().forEach(restored::restore);
+    // a row at 8 is one gap after the restored session's last event, 3: it joins it
+    OpenWindows restored = restore(WindowSpec.session(5), LatePolicy.EVENT, open.held());
     assertThat(restored.fold(A, 8, ROW, 4, 7)).isTrue();
     assertThat(described(restored.held())).containsExactly("[a] 0-13:3");
-    restored.closeUpTo(Long.MAX_VALUE, collect(closed));
-    assertThat(closed).containsExactly("[b] 1-6:1", "[a] 0-13:3");
+    assertThat(closedAt(restored, Long.MAX_VALUE)).containsExactly("[a] 0-13:3");
     assertThat(restored.count()).isZero();
   }
 
@@ -84,8 +71,27 @@ class OpenWindowsTest {
     assertThat(starts).containsExactly(0, 3, 6);
   }
 
-  private static OpenWindows.Closed collect(List<String> out) {
-    return (key, start, end, accs) -> out.add(describe(key, start, end, accs));
+  /** Folds rows given as key, event time, watermark, in arrival order; whether each was folded. */
+  private static List<Boolean> foldAll(OpenWindows open, Object... rows) {
+    List<Boolean> folded = new ArrayList<>();
+    for (int i = 0; i < rows.length; i += 3) {
+      folded.add(open.fold((Key) rows[i], ((Number) rows[i + 1]).longValue(), ROW, i / 3,
+          ((Number) rows[i + 2]).longValue()));
+    }
+    return folded;
+  }
+
+  /** The windows that closing at {@code watermark} hands on, in the order it hands them on. */
+  private static List<String> closedAt(OpenWindows open, long watermark) {
+    List<String> closed = new ArrayList<>();
+    open.closeUpTo(watermark, (key, start, end, accs) -> closed.add(describe(key, start, end, accs)));
+    return closed;
+  }
+
+  private static OpenWindows restore(WindowSpec spec, LatePolicy policy, List<OpenState.OpenWindow> held) {
+    OpenWindows open = spec.openWindows(policy, COUNT);
+    held.forEach(open::restore);
+    return open;
   }
 
   private static List<String> described(List<OpenState.OpenWindow> windows) {
