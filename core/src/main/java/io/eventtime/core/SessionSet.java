@@ -88,24 +88,28 @@ public final class SessionSet {
 
   /**
    * Folds a row into the sessions it touches, joining them when it bridges two, and returns
-   * true; or returns false, changing nothing, when the row is late: under {@code event} when it
-   * is behind the watermark, under {@code window} when the session it would form is closed.
-   * Every session in the set must be open at {@code watermark} (close them with
-   * {@link #pollClosed} as the watermark moves).
+   * true; or returns false, changing nothing, when the row is late: when {@link LatePolicy#admits}
+   * does not let it into the session it would form. Every session in the set must be open at
+   * {@code watermark} (close them with {@link #pollClosed} as the watermark moves).
    */
   public boolean fold(long ts, Object[] inputs, long arrival, long watermark) {
-    if (policy == LatePolicy.EVENT && ts < watermark) {
-      return false;
-    }
     long gap = spec.gapMillis();
     Map.Entry<Long, Session> before = byStart.floorEntry(ts);
     Session low = before != null && before.getValue().last + gap >= ts ? before.getValue() : null;
     Map.Entry<Long, Session> after = byStart.higherEntry(ts);
     Session high = after != null && after.getKey() - gap <= ts ? after.getValue() : null;
+    // the session the row forms ends one gap after the latest of its own and the joined sessions' events
+    long formedLast = ts;
+    if (low != null) {
+      formedLast = Math.max(formedLast, low.last);
+    }
+    if (high != null) {
+      formedLast = Math.max(formedLast, high.last);
+    }
+    if (!policy.admits(spec, ts, formedLast + gap, watermark)) {
+      return false;
+    }
     if (low == null && high == null) {
-      if (spec.isClosed(ts + gap, watermark)) {
-        return false;
-      }
       Session s = new Session(key, ts, ts, aggregates.create());
       aggregates.add(s.accumulators, inputs, arrival);
       byStart.put(ts, s);

@@ -2,35 +2,27 @@ package io.eventtime.core;
 
 /**
  * Decides which grid windows (tumbling or hopping) a row lands in, given the watermark at its
- * arrival and the late policy. This one rule serves the single-pass processor and the Beam
- * transforms, which compute each row's watermark in parallel.
+ * arrival and the late policy: of the windows that cover the row ({@link WindowSpec.Grid#startsOf}),
+ * those {@link LatePolicy#admits} it. This one rule serves the single-pass processor and the
+ * Beam transforms, which compute each row's watermark in parallel.
  */
 public final class WindowAssigner {
-  private final WindowSpec spec;
+  private final WindowSpec.Grid grid;
   private final LatePolicy policy;
   private final long size;
-  private final WindowSpec.Tumbling tumbling;
-  private final WindowSpec.Hopping hopping;
 
   public WindowAssigner(WindowSpec spec, LatePolicy policy) {
-    this.spec = spec;
-    this.policy = policy;
-    if (spec instanceof WindowSpec.Tumbling t) {
-      tumbling = t;
-      hopping = null;
-      size = t.sizeMillis();
-    } else if (spec instanceof WindowSpec.Hopping h) {
-      tumbling = null;
-      hopping = h;
-      size = h.sizeMillis();
-    } else {
+    if (!(spec instanceof WindowSpec.Grid g)) {
       throw new IllegalArgumentException("session windows are not on a grid: use SessionSet");
     }
+    this.grid = g;
+    this.policy = policy;
+    this.size = g.sizeMillis();
   }
 
   /** The most windows one row can land in: the length {@link #landing}'s buffer needs. */
   public int maxWindowsPerRow() {
-    return hopping == null ? 1 : hopping.maxWindowsPerRow();
+    return grid.maxWindowsPerRow();
   }
 
   public long sizeMillis() {
@@ -43,33 +35,18 @@ public final class WindowAssigner {
    * ({@link Long#MIN_VALUE} when there is none).
    */
   public int landing(long ts, long watermark, long[] starts) {
-    if (policy == LatePolicy.EVENT && ts < watermark) {
-      return 0;
-    }
-    if (tumbling != null) {
-      long start = tumbling.startOf(ts);
-      if (spec.isClosed(start + size, watermark)) {
-        return 0;
-      }
-      starts[0] = start;
-      return 1;
-    }
-    int all = hopping.startsOf(ts, starts);
-    int open = 0;
-    for (int i = 0; i < all; i++) {
-      if (!spec.isClosed(starts[i] + size, watermark)) {
-        starts[open++] = starts[i];
+    int covering = grid.startsOf(ts, starts);
+    int landed = 0;
+    for (int i = 0; i < covering; i++) {
+      if (policy.admits(grid, ts, starts[i] + size, watermark)) {
+        starts[landed++] = starts[i];
       }
     }
-    return open;
+    return landed;
   }
 
-  /** Why a row {@link #landing} found late was left out. */
+  /** Why a row {@link #landing} found late was left out: {@link LatePolicy#lateReason}. */
   public static String lateReason(LatePolicy policy, long ts, long watermark) {
-    return policy == LatePolicy.EVENT
-        ? "event time " + TimeText.format(ts) + " is behind the watermark " + TimeText.format(watermark)
-            + " (late policy event)"
-        : "every window of event time " + TimeText.format(ts) + " had closed at watermark "
-            + TimeText.format(watermark) + " (late policy window)";
+    return policy.lateReason(ts, watermark);
   }
 }

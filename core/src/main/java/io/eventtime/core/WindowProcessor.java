@@ -1,13 +1,5 @@
 package io.eventtime.core;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
-
 /**
  * The windowing semantics in one pass over rows in arrival order. Each row is folded into its
  * open windows or found late; each window is handed to the sink as soon as the watermark closes
@@ -21,7 +13,9 @@ import java.util.TreeSet;
  * p.finish();
  * }</pre>
  *
- * <p>Not thread-safe: one processor serves one stream.
+ * <p>The processor keeps the watermark, the arrival positions and the counts; the window kind's
+ * {@link OpenWindows} hold the windows and decide, with {@link LatePolicy#admits}, which a row goes
+ * into. Not thread-safe: one processor serves one stream.
  */
 public final class WindowProcessor {
 
@@ -31,39 +25,12 @@ public final class WindowProcessor {
     void emit(WindowResult result);
   }
 
-  private static final Comparator<SessionSet.Session> SESSION_CLOSE_ORDER =
-      Comparator.<SessionSet.Session>comparingLong(s -> s.last)
-          .thenComparingLong(s -> s.start)
-          .thenComparing(s -> s.key);
-
   private final WindowQuery query;
   private final Sink sink;
   private final Aggregates aggregates;
   private final Watermark watermark;
   private final long nextArrivalAtStart;
-
-  // grid windows: open windows by end, then key
-  private final WindowAssigner assigner;
-  private final long[] starts;
-  private final TreeMap<Long, Map<Key, Accumulator[]>> gridByEnd = new TreeMap<>();
-  private long cachedEnd = Long.MIN_VALUE;
-  private Map<Key, Accumulator[]> cachedWindows;
-
-  // sessions: per key, and every open session in close order
-  private final WindowSpec.Session sessionSpec;
-  private final Map<Key, SessionSet> sessionsByKey = new HashMap<>();
-  private final TreeSet<SessionSet.Session> sessionsByEnd = new TreeSet<>(SESSION_CLOSE_ORDER);
-  private final SessionSet.Listener sessionIndex = new SessionSet.Listener() {
-    @Override
-    public void removed(SessionSet.Session s) {
-      sessionsByEnd.remove(s);
-    }
-
-    @Override
-    public void added(SessionSet.Session s) {
-      sessionsByEnd.add(s);
-    }
-  };
+  private final OpenWindows open;
 
   private long rowsIn;
   private long rowsOut;
@@ -86,21 +53,9 @@ public final class WindowProcessor {
     this.aggregates = new Aggregates(query.aggregates());
     this.watermark = new Watermark(query.delayMillis(), state.maxEventTime());
     this.nextArrivalAtStart = state.nextArrival();
-    if (query.spec() instanceof WindowSpec.Session s) {
-      sessionSpec = s;
-      assigner = null;
-      starts = null;
-    } else {
-      sessionSpec = null;
-      assigner = new WindowAssigner(query.spec(), query.latePolicy());
-      starts = new long[assigner.maxWindowsPerRow()];
-    }
+    this.open = query.spec().openWindows(query.latePolicy(), aggregates);
     for (OpenState.OpenWindow w : state.windows()) {
-      if (sessionSpec != null) {
-        sessionsOf(w.key()).restore(w.start(), w.end() - sessionSpec.gapMillis(), w.accumulators());
-      } else {
-        gridByEnd.computeIfAbsent(w.end(), e -> new HashMap<>()).put(w.key(), w.accumulators());
-      }
+      open.restore(w);
     }
   }
 
@@ -116,11 +71,7 @@ public final class WindowProcessor {
   public boolean process(Key key, long eventTime, Object[] inputs) {
     checkOpen();
     long arrival = nextArrivalAtStart + rowsIn++;
-    long wm = watermark.current();
-    boolean folded = sessionSpec != null
-        ? sessionsOf(key).fold(eventTime, inputs, arrival, wm)
-        : foldIntoGrid(key, eventTime, inputs, arrival, wm);
-    if (!folded) {
+    if (!open.fold(key, eventTime, inputs, arrival, watermark.current())) {
       lateDropped++;
       return false;
     }
@@ -153,7 +104,7 @@ public final class WindowProcessor {
 
   /** Why a row that {@link #process} found late was left out. */
   public String lateReason(long eventTime) {
-    return WindowAssigner.lateReason(query.latePolicy(), eventTime, watermark.current());
+    return query.latePolicy().lateReason(eventTime, watermark.current());
   }
 
   /** Emits every window still open, in close order: the end of a run with no carried state. */
@@ -170,18 +121,7 @@ public final class WindowProcessor {
   public OpenState hold() {
     checkOpen();
     finished = true;
-    List<OpenState.OpenWindow> open = new ArrayList<>();
-    if (sessionSpec != null) {
-      for (SessionSet.Session s : sessionsByEnd) {
-        open.add(new OpenState.OpenWindow(s.key, s.start, s.last + sessionSpec.gapMillis(), s.accumulators));
-      }
-    } else {
-      long size = assigner.sizeMillis();
-      gridByEnd.forEach((end, byKey) -> byKey.entrySet().stream()
-          .sorted(Map.Entry.comparingByKey())
-          .forEach(e -> open.add(new OpenState.OpenWindow(e.getKey(), end - size, end, e.getValue()))));
-    }
-    return new OpenState(watermark.maxEventTime(), nextArrivalAtStart + rowsIn, open);
+    return new OpenState(watermark.maxEventTime(), nextArrivalAtStart + rowsIn, open.held());
   }
 
   public Stats stats() {
@@ -195,74 +135,11 @@ public final class WindowProcessor {
 
   /** How many windows are open, across keys: all that the processor keeps in memory. */
   public int openWindowCount() {
-    if (sessionSpec != null) {
-      return sessionsByEnd.size();
-    }
-    int n = 0;
-    for (Map<Key, Accumulator[]> byKey : gridByEnd.values()) {
-      n += byKey.size();
-    }
-    return n;
-  }
-
-  private boolean foldIntoGrid(Key key, long ts, Object[] inputs, long arrival, long wm) {
-    int n = assigner.landing(ts, wm, starts);
-    long size = assigner.sizeMillis();
-    for (int i = 0; i < n; i++) {
-      Map<Key, Accumulator[]> byKey = windowsEndingAt(starts[i] + size);
-      Accumulator[] accs = byKey.get(key);
-      if (accs == null) {
-        accs = aggregates.create();
-        byKey.put(key, accs);
-      }
-      aggregates.add(accs, inputs, arrival);
-    }
-    return n > 0;
-  }
-
-  private Map<Key, Accumulator[]> windowsEndingAt(long end) {
-    if (end != cachedEnd || cachedWindows == null) {
-      cachedWindows = gridByEnd.computeIfAbsent(end, e -> new HashMap<>());
-      cachedEnd = end;
-    }
-    return cachedWindows;
+    return open.count();
   }
 
   private void closeUpTo(long wm) {
-    if (sessionSpec != null) {
-      while (!sessionsByEnd.isEmpty()) {
-        SessionSet.Session s = sessionsByEnd.first();
-        long end = s.last + sessionSpec.gapMillis();
-        if (wm != Long.MAX_VALUE && !sessionSpec.isClosed(end, wm)) {
-          break;
-        }
-        SessionSet set = sessionsByKey.get(s.key);
-        set.close(s);
-        if (set.isEmpty()) {
-          sessionsByKey.remove(s.key);
-        }
-        emit(s.key, s.start, end, s.accumulators);
-      }
-      return;
-    }
-    long size = assigner.sizeMillis();
-    while (!gridByEnd.isEmpty()) {
-      long end = gridByEnd.firstKey();
-      if (wm != Long.MAX_VALUE && !query.spec().isClosed(end, wm)) {
-        break;
-      }
-      Map<Key, Accumulator[]> byKey = gridByEnd.pollFirstEntry().getValue();
-      if (byKey == cachedWindows) {
-        cachedWindows = null;
-      }
-      List<Key> keys = new ArrayList<>(byKey.keySet());
-      if (keys.size() > 1) {
-        keys.sort(null);
-      }
-      for (Key k : keys) {
-        emit(k, end - size, end, byKey.get(k));
-      }
-    }
+    open.closeUpTo(wm, this::emit);
   }
 
   private void emit(Key key, long start, long end, Accumulator[] accs) {
@@ -273,15 +150,6 @@ public final class WindowProcessor {
     }
     rowsOut++;
     sink.emit(new WindowResult(key, start, end, aggregates.results(accs)));
-  }
-
-  private SessionSet sessionsOf(Key key) {
-    SessionSet set = sessionsByKey.get(key);
-    if (set == null) {
-      set = new SessionSet(key, sessionSpec, query.latePolicy(), aggregates, sessionIndex);
-      sessionsByKey.put(key, set);
-    }
-    return set;
   }
 
   private void checkOpen() {

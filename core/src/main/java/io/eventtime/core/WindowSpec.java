@@ -12,9 +12,14 @@ import java.util.Locale;
  * made: a size, slide or gap that is not positive or longer than {@link TimeRange} allows, or a
  * slide larger than the size (which would leave rows in no window at all), is refused with a
  * message that says how to fix it.
+ *
+ * <p>Each kind carries its behaviour: when one of its windows is closed ({@link #isClosed}) and
+ * the {@link OpenWindows} that hold its windows during a run ({@link #openWindows}), which
+ * {@link WindowProcessor} drives without knowing the kind. Grid kinds ({@link Grid}) say which
+ * windows cover a row and share {@link WindowAssigner}; sessions are merged by {@link SessionSet}.
+ * Whether a row is late is {@link LatePolicy#admits}, for every kind.
  */
-public sealed interface WindowSpec extends Serializable
-    permits WindowSpec.Tumbling, WindowSpec.Hopping, WindowSpec.Session {
+public sealed interface WindowSpec extends Serializable permits WindowSpec.Grid, WindowSpec.Session {
 
   /** Fixed windows of {@code sizeMillis}, the grid from the epoch ({@link Tumbling#withOffset} shifts it). */
   static Tumbling tumbling(long sizeMillis) {
@@ -42,8 +47,39 @@ public sealed interface WindowSpec extends Serializable
    */
   boolean isClosed(long end, long watermark);
 
+  /** The windows of this kind that a run holds open, none yet, for rows late by {@code policy}. */
+  OpenWindows openWindows(LatePolicy policy, Aggregates aggregates);
+
+  /**
+   * Windows of one size on a grid fixed in advance, {@code [start, start + size)}: a row goes
+   * into each of the windows that cover it, and a window closes when the watermark reaches its
+   * end.
+   */
+  sealed interface Grid extends WindowSpec permits Tumbling, Hopping {
+    long sizeMillis();
+
+    /** The most windows one row can be in: the length {@link #startsOf}'s buffer needs. */
+    int maxWindowsPerRow();
+
+    /**
+     * Writes the starts of the windows that contain {@code ts} into {@code starts}, earliest
+     * first, and returns how many there are.
+     */
+    int startsOf(long ts, long[] starts);
+
+    @Override
+    default boolean isClosed(long end, long watermark) {
+      return watermark >= end;
+    }
+
+    @Override
+    default OpenWindows openWindows(LatePolicy policy, Aggregates aggregates) {
+      return new GridWindows(this, policy, aggregates);
+    }
+  }
+
   /** Tumbling (fixed) windows {@code [start, start + size)}. */
-  record Tumbling(long sizeMillis, long offsetMillis) implements WindowSpec {
+  record Tumbling(long sizeMillis, long offsetMillis) implements Grid {
     public Tumbling {
       requirePositive(sizeMillis, "tumbling window size", "e.g. 1 MINUTE");
     }
@@ -57,14 +93,21 @@ public sealed interface WindowSpec extends Serializable
       return Math.floorDiv(ts - phase, sizeMillis) * sizeMillis + phase;
     }
 
+    /** A row is in one tumbling window. */
     @Override
-    public String kind() {
-      return "tumbling";
+    public int maxWindowsPerRow() {
+      return 1;
     }
 
     @Override
-    public boolean isClosed(long end, long watermark) {
-      return watermark >= end;
+    public int startsOf(long ts, long[] starts) {
+      starts[0] = startOf(ts);
+      return 1;
+    }
+
+    @Override
+    public String kind() {
+      return "tumbling";
     }
   }
 
@@ -75,7 +118,7 @@ public sealed interface WindowSpec extends Serializable
    * Since every row is folded into each of its windows, a size of more than
    * {@value #MAX_WINDOWS_PER_ROW} slides is refused.
    */
-  record Hopping(long slideMillis, long sizeMillis, long offsetMillis) implements WindowSpec {
+  record Hopping(long slideMillis, long sizeMillis, long offsetMillis) implements Grid {
     /** The most windows one row may land in: the size may be at most this many slides. */
     public static final int MAX_WINDOWS_PER_ROW = 10_000;
 
@@ -102,15 +145,12 @@ public sealed interface WindowSpec extends Serializable
       return new Hopping(slideMillis, sizeMillis, offset);
     }
 
-    /** The most windows one row can land in: the size of the buffer {@link #startsOf} fills. */
+    @Override
     public int maxWindowsPerRow() {
       return (int) ceilDiv(sizeMillis, slideMillis);
     }
 
-    /**
-     * Writes the starts of the windows that contain {@code ts} into {@code starts}, earliest
-     * first, and returns how many there are.
-     */
+    @Override
     public int startsOf(long ts, long[] starts) {
       long phase = Math.floorMod(offsetMillis, slideMillis);
       long last = Math.floorDiv(ts - phase, slideMillis) * slideMillis + phase;
@@ -128,11 +168,6 @@ public sealed interface WindowSpec extends Serializable
     @Override
     public String kind() {
       return "hopping";
-    }
-
-    @Override
-    public boolean isClosed(long end, long watermark) {
-      return watermark >= end;
     }
   }
 
@@ -153,6 +188,11 @@ public sealed interface WindowSpec extends Serializable
     @Override
     public boolean isClosed(long end, long watermark) {
       return watermark > end;
+    }
+
+    @Override
+    public OpenWindows openWindows(LatePolicy policy, Aggregates aggregates) {
+      return new SessionWindows(this, policy, aggregates);
     }
   }
 

@@ -1,0 +1,42 @@
+package io.eventtime.core;
+
+import java.util.List;
+
+/**
+ * The windows of one kind that a run holds open, across keys, with their accumulators: what
+ * {@link WindowProcessor} folds rows into and closes as the watermark moves, without knowing the
+ * kind. Each kind makes its own ({@link WindowSpec#openWindows}); the parts stay apart as in a
+ * streaming engine's window operator: which windows a row goes into is the kind's
+ * ({@link WindowAssigner} for grid windows, {@link SessionSet} for sessions), whether it is late
+ * is {@link LatePolicy#admits}, and when a window is closed is {@link WindowSpec#isClosed}.
+ */
+public interface OpenWindows {
+
+  /** Receives each window as it closes. */
+  @FunctionalInterface
+  interface Closed {
+    void window(Key key, long start, long end, Accumulator[] accumulators);
+  }
+
+  /**
+   * Folds a row that arrives when the watermark is {@code watermark} ({@link Long#MIN_VALUE}
+   * before the first row) into its windows; returns false, changing nothing, when it is late.
+   * Every window held must be open at {@code watermark} (see {@link #closeUpTo}).
+   */
+  boolean fold(Key key, long eventTime, Object[] inputs, long arrival, long watermark);
+
+  /**
+   * Takes out the windows closed at {@code watermark}, every one at {@link Long#MAX_VALUE}, and
+   * hands them on in close order: by end, then start, then key.
+   */
+  void closeUpTo(long watermark, Closed closed);
+
+  /** Puts back a window that a previous run held open. */
+  void restore(OpenState.OpenWindow window);
+
+  /** The windows held open, in close order: what a run hands on to the next. */
+  List<OpenState.OpenWindow> held();
+
+  /** How many windows are held open. */
+  int count();
+}
