@@ -4,9 +4,6 @@ import io.eventtime.core.OpenState;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.state.StateCodec;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Impulse;
@@ -21,7 +18,8 @@ import org.apache.beam.sdk.values.PDone;
 /**
  * Writes the state a run that keeps one hands on, once every window is folded: the final
  * watermark, the next arrival position and the windows left open. It goes to the hand-off file
- * of the {@link EventTimeState}, which makes it the stored state only when the run succeeded.
+ * of the {@link EventTimeState}, through Beam's file systems (so a worker of a cluster writes it
+ * to the shared location), which makes it the stored state only when the run succeeded.
  */
 final class HandOffState extends PTransform<PCollection<OpenState.OpenWindow>, PDone> {
   private final WindowQuery query;
@@ -81,10 +79,7 @@ final class HandOffState extends PTransform<PCollection<OpenState.OpenWindow>, P
       long last = wm.lastPosition();
       long nextArrival = last == Long.MIN_VALUE ? carry.arrivalOffset() : carry.arrivalOffset() + last + 1;
       OpenState next = new OpenState(max == ArrivedRow.NO_WATERMARK ? null : max, nextArrival, c.sideInput(held));
-      Path target = Path.of(handoff);
-      Path temp = target.resolveSibling(target.getFileName() + ".part");
-      Files.write(temp, new StateCodec(query, timeField).encode(next));
-      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      EventTimeState.writeHandoff(handoff, new StateCodec(query, timeField).encode(next));
     }
   }
 }
