@@ -4,11 +4,24 @@ import io.eventtime.core.OpenState;
 import io.eventtime.core.state.StateCodec;
 import io.eventtime.core.state.StateStore;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.MoveOptions.StandardMoveOptions;
+import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
+import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.util.MimeTypes;
 
 /**
  * The state an {@link EventTimeWindow} carries from one bounded run to the next: the watermark
@@ -25,23 +38,31 @@ import org.apache.beam.sdk.PipelineResult;
  * }
  * }</pre>
  *
- * <p>The pipeline writes the new state to a hand-off file in the state directory, which the
- * workers must be able to write: a local directory for the Direct runner and embedded Flink or
- * Spark, a directory shared with the workers on a cluster.
+ * <p>The pipeline writes the new state to a hand-off file in the state directory, through Beam's
+ * {@link FileSystems}, which the workers must be able to write: a local directory for the Direct
+ * runner and embedded Flink or Spark, a directory shared with the workers on a cluster, such as
+ * {@code hdfs://}, {@code gs://} or {@code s3://} ({@link #open(String, EventTimeWindow)}).
+ *
+ * <p>A state on the local file system (a path, or a {@code file:} URI) is core's
+ * {@link StateStore}: locked while open, so two runs never share it, and replaced by an atomic,
+ * durable rename. On another file system the state file is replaced through that file system's
+ * rename (a copy and a delete on object stores), and nothing locks it: give each run its own
+ * state location and run them one after the other.
  */
 public final class EventTimeState implements AutoCloseable {
   private static final String HANDOFF_PREFIX = "handoff-";
 
-  private final StateStore store;
+  private final StoredState store;
   private final StateCodec codec;
   private final OpenState loaded;
-  private final Path handoff;
+  private final ResourceId handoff;
 
-  private EventTimeState(StateStore store, StateCodec codec, OpenState loaded, Path handoff) {
+  private EventTimeState(StoredState store, StateCodec codec, ResourceId directory) {
     this.store = store;
     this.codec = codec;
-    this.loaded = loaded;
-    this.handoff = handoff;
+    this.loaded = store.load();
+    this.handoff = directory.resolve(HANDOFF_PREFIX + UUID.randomUUID() + ".json", StandardResolveOptions.RESOLVE_FILE);
+    removeStaleHandoffs(directory);
   }
 
   /**
@@ -51,9 +72,68 @@ public final class EventTimeState implements AutoCloseable {
    */
   public static EventTimeState open(Path directory, EventTimeWindow window) {
     StateStore store = StateStore.open(directory, window.query(), window.timeField());
-    removeStaleHandoffs(directory);
-    return new EventTimeState(store, new StateCodec(window.query(), window.timeField()), store.load(),
-        directory.resolve(HANDOFF_PREFIX + UUID.randomUUID() + ".json").toAbsolutePath());
+    try {
+      return new EventTimeState(new LocalState(store), codecOf(window),
+          FileSystems.matchNewResource(store.directory().toString(), true));
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the state of {@code window}'s query at {@code location}: a local path or {@code file:}
+   * URI (as {@link #open(Path, EventTimeWindow)}), or a directory of any file system Beam has
+   * registered, such as {@code gs://bucket/state/orders}. Beam registers the file systems of a
+   * pipeline's options when the pipeline is created, so open it after {@code Pipeline.create}.
+   * The state is read and checked here, before the pipeline runs.
+   */
+  public static EventTimeState open(String location, EventTimeWindow window) {
+    Path local = localPath(location);
+    if (local != null) {
+      return open(local, window);
+    }
+    ResourceId directory;
+    try {
+      directory = FileSystems.matchNewResource(location, true);
+    } catch (IllegalArgumentException noFileSystem) {
+      throw new IllegalArgumentException("the state location " + location + " is on no file system Beam knows ("
+          + noFileSystem.getMessage() + "): put the file system's Beam module on the class path, and open the"
+          + " state after Pipeline.create(options), which registers the file systems of the options", noFileSystem);
+    }
+    return onFileSystem(directory, window);
+  }
+
+  /**
+   * The state in {@code directory} kept through Beam's {@link FileSystems} alone, with no lock:
+   * what {@link #open(String, EventTimeWindow)} does for a file system other than the local one.
+   */
+  static EventTimeState onFileSystem(ResourceId directory, EventTimeWindow window) {
+    StateCodec codec = codecOf(window);
+    return new EventTimeState(FileSystemState.open(directory, codec), codec, directory);
+  }
+
+  /** The local path {@code location} names, or null when it is on another file system. */
+  private static Path localPath(String location) {
+    int colon = location.indexOf(':');
+    boolean hasScheme = colon > 1 && location.substring(0, colon).matches("[a-zA-Z][-a-zA-Z0-9+.]*");
+    if (!hasScheme) {
+      return Path.of(location);
+    }
+    if (!location.regionMatches(true, 0, "file:", 0, 5)) {
+      return null;
+    }
+    try {
+      return Path.of(URI.create(location));
+    } catch (IllegalArgumentException notAFileUri) {
+      throw new IllegalArgumentException("the state location " + location + " is not a file URI ("
+          + notAFileUri.getMessage() + "): give an absolute one such as file:///var/state/orders, or a path",
+          notAFileUri);
+    }
+  }
+
+  private static StateCodec codecOf(EventTimeWindow window) {
+    return new StateCodec(window.query(), window.timeField());
   }
 
   /** The state as the previous run left it. */
@@ -61,8 +141,21 @@ public final class EventTimeState implements AutoCloseable {
     return loaded;
   }
 
+  /** The hand-off file, as a Beam file system resource the workers write with {@link #writeHandoff}. */
   String handoffPath() {
     return handoff.toString();
+  }
+
+  /**
+   * Writes {@code bytes} to the hand-off file {@code handoff}, through a temporary file beside it
+   * and a rename, so that the commit never reads a hand-off half written.
+   */
+  static void writeHandoff(String handoff, byte[] bytes) throws IOException {
+    ResourceId target = FileSystems.matchNewResource(handoff, false);
+    ResourceId temp = target.getCurrentDirectory()
+        .resolve(target.getFilename() + ".part", StandardResolveOptions.RESOLVE_FILE);
+    write(temp, bytes);
+    FileSystems.rename(List.of(temp), List.of(target));
   }
 
   /**
@@ -89,34 +182,83 @@ public final class EventTimeState implements AutoCloseable {
   public void commit() {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(handoff);
+      bytes = read(handoff);
     } catch (IOException e) {
       throw new IllegalStateException("the run left no state in " + handoff
           + ": commit only after the pipeline has run to the end", e);
     }
     store.commit(codec.decode(bytes, handoff.toString()));
-    deleteQuietly(handoff);
+    deleteQuietly(List.of(handoff));
   }
 
   @Override
   public void close() {
-    deleteQuietly(handoff);
+    deleteQuietly(List.of(handoff));
     store.close();
   }
 
-  private static void removeStaleHandoffs(Path directory) {
-    try (var stale = Files.newDirectoryStream(directory, HANDOFF_PREFIX + "*.json")) {
-      stale.forEach(EventTimeState::deleteQuietly);
+  /** Removes the hand-off files (and their temporary files) of runs that were never committed. */
+  private static void removeStaleHandoffs(ResourceId directory) {
+    String pattern = directory.resolve(HANDOFF_PREFIX + "*", StandardResolveOptions.RESOLVE_FILE).toString();
+    List<ResourceId> stale = new ArrayList<>();
+    try {
+      MatchResult match = FileSystems.match(pattern, EmptyMatchTreatment.ALLOW);
+      if (match.status() == MatchResult.Status.OK) {
+        match.metadata().forEach(m -> stale.add(m.resourceId()));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + directory + ": " + e.getMessage(), e);
     }
+    deleteQuietly(stale);
   }
 
-  private static void deleteQuietly(Path p) {
+  static byte[] read(ResourceId file) throws IOException {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      return in.readAllBytes();
+    }
+  }
+
+  static void write(ResourceId file, byte[] bytes) throws IOException {
+    try (WritableByteChannel out = FileSystems.create(file, MimeTypes.BINARY)) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+    }
+  }
+
+  static void deleteQuietly(List<ResourceId> files) {
     try {
-      Files.deleteIfExists(p);
+      FileSystems.delete(files, StandardMoveOptions.IGNORE_MISSING_FILES);
     } catch (IOException ignored) {
       // a hand-off file left behind is removed by the next open
+    }
+  }
+
+  /** Where the stored state is kept: read once when opened, replaced on commit. */
+  interface StoredState {
+    OpenState load();
+
+    void commit(OpenState next);
+
+    void close();
+  }
+
+  /** The state on the local file system: core's locked, durable store. */
+  private record LocalState(StateStore store) implements StoredState {
+    @Override
+    public OpenState load() {
+      return store.load();
+    }
+
+    @Override
+    public void commit(OpenState next) {
+      store.commit(next);
+    }
+
+    @Override
+    public void close() {
+      store.close();
     }
   }
 }

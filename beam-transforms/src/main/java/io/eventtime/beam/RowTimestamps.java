@@ -2,6 +2,8 @@ package io.eventtime.beam;
 
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.TimestampCombiner;
+import org.apache.beam.sdk.transforms.windowing.Window;
 import org.joda.time.Instant;
 
 /**
@@ -23,5 +25,18 @@ final class RowTimestamps {
     long lowest = BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis();
     long highest = GlobalWindow.INSTANCE.maxTimestamp().getMillis();
     return new Instant(Math.max(lowest, Math.min(highest, millis)));
+  }
+
+  /**
+   * The global window, with a group's results at its inputs' earliest timestamp rather than at
+   * the end of the global window: what each step takes in is stamped at or before what it gives
+   * out (positions and times at the earliest timestamp of their bundle's rows, partials at their
+   * window's end), so that Beam's watermark stays behind the window rows and late rows, and Beam's
+   * own windows can take them on at their timestamps. That holds for rows stamped at or before
+   * their event time (NdjsonIO's, EventTimestamps'); rows stamped later still get their window
+   * row's timestamp, behind the watermark then.
+   */
+  static <T> Window<T> earliest() {
+    return Window.<T>configure().withTimestampCombiner(TimestampCombiner.EARLIEST);
   }
 }

@@ -1,5 +1,6 @@
 package io.eventtime.beam;
 
+import io.eventtime.core.Watermark;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,6 +50,11 @@ final class WatermarkIndex implements Serializable {
     return maxBefore[blocks.length];
   }
 
+  /** The watermark at the end of the input: what decides which windows a run that holds its state emits. */
+  long watermarkAtEnd(long delay) {
+    return Watermark.after(overallMax(), delay);
+  }
+
   /** The last arrival position of this run, or {@link Long#MIN_VALUE} when no row arrived. */
   long lastPosition() {
     return lastPosition;
@@ -57,6 +63,14 @@ final class WatermarkIndex implements Serializable {
   private int indexOf(long block) {
     int i = Arrays.binarySearch(blocks, block);
     return i < 0 ? -i - 1 : i;
+  }
+
+  /**
+   * Builds the index from the blocks' positions and times, as a side input; {@code carriedMax} is
+   * the latest event time of the runs before, null when there is none.
+   */
+  static Combine.GloballyAsSingletonView<KV<Long, ArrivalTimes>, WatermarkIndex> asView(Long carriedMax) {
+    return Combine.globally(new BuildFn(carriedMax == null ? ArrivedRow.NO_WATERMARK : carriedMax)).asSingletonView();
   }
 
   /** Each block's latest event time, and the last arrival position seen. */

@@ -51,7 +51,16 @@ public final class Watermark {
 
   /** The watermark, or {@link Long#MIN_VALUE} while no row has been seen (it closes nothing). */
   public long current() {
-    return seen ? maxEventTime - delayMillis : Long.MIN_VALUE;
+    return after(seen ? maxEventTime : Long.MIN_VALUE, delayMillis);
+  }
+
+  /**
+   * The watermark after rows whose latest event time is {@code maxEventTime} ({@link Long#MIN_VALUE}
+   * when no row came), as {@link #current} gives it: for code that keeps the maximum itself, such
+   * as a runner that works the maxima out in parallel.
+   */
+  public static long after(long maxEventTime, long delayMillis) {
+    return maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE : maxEventTime - delayMillis;
   }
 
   /** The latest event time seen, or null before the first row. */

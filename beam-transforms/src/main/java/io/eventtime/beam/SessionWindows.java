@@ -1,0 +1,87 @@
+package io.eventtime.beam;
+
+import io.eventtime.core.Key;
+import io.eventtime.core.OpenState;
+import io.eventtime.core.WindowSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.FlatMapElements;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.transforms.join.CoGroupByKey;
+import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Session windows: each row gets its exact watermark within its group of blocks
+ * ({@link SessionWatermarksFn}), then each key's rows, with the sessions carried over from the
+ * previous run, are folded in arrival order ({@link FoldSessionsFn}).
+ */
+final class SessionWindows extends PTransform<PCollection<List<ArrivedRow>>, FoldedWindows> {
+  private final WindowPlan plan;
+  private final WindowSpec.Session session;
+  private final int blockBits;
+  private final Carry carry;
+  private final PCollectionView<WatermarkIndex> index;
+  private final transient List<OpenState.OpenWindow> carried;
+
+  /** {@code carried}: the sessions the previous run left open. */
+  SessionWindows(WindowPlan plan, WindowSpec.Session session, int blockBits, Carry carry,
+      PCollectionView<WatermarkIndex> index, List<OpenState.OpenWindow> carried) {
+    this.plan = plan;
+    this.session = session;
+    this.blockBits = blockBits;
+    this.carry = carry;
+    this.index = index;
+    this.carried = carried;
+  }
+
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    DisplayItems.window(builder, session);
+  }
+
+  @Override
+  public FoldedWindows expand(PCollection<List<ArrivedRow>> timed) {
+    FoldedWindows.Tags out = FoldedWindows.Tags.create();
+    TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
+    TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
+    Coder<ArrivedRow> rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
+    int bits = blockBits;
+    PCollection<KV<Key, ArrivedRow>> keyed = timed
+        .apply("ByGroup", FlatMapElements
+            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
+            .via((List<ArrivedRow> batch) -> batch.stream()
+                .map(r -> KV.of(ArrivalWatermarks.groupOfBlock(r.position >> bits), r)).toList()))
+        .setCoder(KvCoder.of(VarLongCoder.of(), rowCoder))
+        .apply("GroupRows", GroupByKey.create())
+        .apply("Watermarks", ParDo.of(new SessionWatermarksFn(plan, index)).withSideInputs(index))
+        .setCoder(KvCoder.of(KeyCoder.of(), rowCoder));
+    List<KV<Key, OpenState.OpenWindow>> carriedByKey = new ArrayList<>();
+    carried.forEach(w -> carriedByKey.add(KV.of(w.key(), w)));
+    PCollection<KV<Key, OpenState.OpenWindow>> carriedSessions = timed.getPipeline()
+        .apply("CarriedSessions", Create.of(carriedByKey)
+            .withCoder(KvCoder.of(KeyCoder.of(), OpenWindowCoder.of(plan.query.aggregates()))))
+        .apply("EarliestCarriedTimestamps", RowTimestamps.earliest());
+    PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carriedSessions)
+        .apply("GroupKeys", CoGroupByKey.create())
+        .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
+                out)).withSideInputs(index)
+            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(out.held())));
+    return FoldedWindows.of(plan, folded.get(out.windows()), folded.get(out.late()), folded.get(out.held()));
+  }
+}
