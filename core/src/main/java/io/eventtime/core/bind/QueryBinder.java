@@ -50,17 +50,7 @@ public final class QueryBinder {
   public static Binding bind(List<String> keyFields, List<AggregateSpec> aggregates, String timeField,
       String windowStart, String windowEnd, List<InputField> input) {
     List<BindProblem> problems = new ArrayList<>();
-    int timeIndex = -1;
-    if (timeField != null) {
-      timeIndex = find(input, timeField);
-      if (timeIndex < 0) {
-        problems.add(missing(BindProblem.Subject.TIME, 0, timeField, "the time field '" + timeField + "'", input));
-      } else if (!TIME_TYPES.contains(input.get(timeIndex).type())) {
-        problems.add(new BindProblem(BindProblem.Subject.TIME, 0, timeField, BindProblem.Kind.WRONG_TYPE,
-            "the time field '" + timeField + "' is of type " + input.get(timeIndex).typeName()
-                + ", which holds no time: give a timestamp field, whole epoch numbers (INT64) or date-time strings"));
-      }
-    }
+    int timeIndex = timeField == null ? -1 : time(timeField, input, problems);
     List<BoundColumn> columns = new ArrayList<>();
     for (int i = 0; i < keyFields.size(); i++) {
       String key = keyFields.get(i);
@@ -84,6 +74,27 @@ public final class QueryBinder {
     }
     problems.addAll(OutputNames.clashes(columns.stream().map(BoundColumn::name).toList()));
     return new Binding(new BoundQuery(timeIndex, columns), problems);
+  }
+
+  /**
+   * Binds the time field alone, for a surface that reads event times without windowing them
+   * (Beam's {@code EventTimestamps}); the draft has no columns.
+   */
+  public static Binding bindTimeField(String timeField, List<InputField> input) {
+    List<BindProblem> problems = new ArrayList<>();
+    return new Binding(new BoundQuery(time(timeField, input, problems), List.of()), problems);
+  }
+
+  private static int time(String timeField, List<InputField> input, List<BindProblem> problems) {
+    int index = find(input, timeField);
+    if (index < 0) {
+      problems.add(missing(BindProblem.Subject.TIME, 0, timeField, "the time field '" + timeField + "'", input));
+    } else if (!TIME_TYPES.contains(input.get(index).type())) {
+      problems.add(new BindProblem(BindProblem.Subject.TIME, 0, timeField, BindProblem.Kind.WRONG_TYPE,
+          "the time field '" + timeField + "' is of type " + input.get(index).typeName()
+              + ", which holds no time: give a timestamp field, whole epoch numbers (INT64) or date-time strings"));
+    }
+    return index;
   }
 
   private static BoundColumn aggregate(AggregateSpec a, int i, List<InputField> input, List<BindProblem> problems) {
