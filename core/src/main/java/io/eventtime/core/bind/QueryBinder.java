@@ -5,6 +5,7 @@ import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowQuery;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +30,8 @@ import java.util.stream.Collectors;
  */
 public final class QueryBinder {
   /** The core types a time field may have. */
-  public static final Set<ValueType> TIME_TYPES = EnumSet.of(ValueType.TIMESTAMP, ValueType.INT64, ValueType.STRING);
+  public static final Set<ValueType> TIME_TYPES =
+      Collections.unmodifiableSet(EnumSet.of(ValueType.TIMESTAMP, ValueType.INT64, ValueType.STRING));
 
   private QueryBinder() {}
 
@@ -50,7 +52,7 @@ public final class QueryBinder {
   public static Binding bind(List<String> keyFields, List<AggregateSpec> aggregates, String timeField,
       String windowStart, String windowEnd, List<InputField> input) {
     List<BindProblem> problems = new ArrayList<>();
-    int timeIndex = timeField == null ? -1 : time(timeField, input, problems);
+    int timeIndex = timeField == null ? -1 : time(timeField, input, TIME_TYPES, problems);
     List<BoundColumn> columns = new ArrayList<>();
     for (int i = 0; i < keyFields.size(); i++) {
       String key = keyFields.get(i);
@@ -58,7 +60,7 @@ public final class QueryBinder {
       ValueType type = null;
       if (index < 0) {
         problems.add(missing(BindProblem.Subject.KEY, i, key, "the group-by field '" + key + "'", input));
-      } else if (input.get(index).type() == null) {
+      } else if (input.get(index).known() && input.get(index).type() == null) {
         problems.add(new BindProblem(BindProblem.Subject.KEY, i, key, BindProblem.Kind.WRONG_TYPE,
             "the group-by field '" + key + "' is of type " + input.get(index).typeName()
                 + ", which cannot be a key: group by a number, string, boolean or timestamp field"));
@@ -81,18 +83,30 @@ public final class QueryBinder {
    * (Beam's {@code EventTimestamps}); the draft has no columns.
    */
   public static Binding bindTimeField(String timeField, List<InputField> input) {
-    List<BindProblem> problems = new ArrayList<>();
-    return new Binding(new BoundQuery(time(timeField, input, problems), List.of()), problems);
+    return bindTimeField(timeField, input, TIME_TYPES);
   }
 
-  private static int time(String timeField, List<InputField> input, List<BindProblem> problems) {
+  /**
+   * Binds the time field alone, for a surface whose time reader reads more types than the
+   * core's parser: Hop's reads whole Number and BigNumber values as epoch numbers, so it adds
+   * DOUBLE to {@link #TIME_TYPES}.
+   */
+  public static Binding bindTimeField(String timeField, List<InputField> input, Set<ValueType> timeTypes) {
+    List<BindProblem> problems = new ArrayList<>();
+    return new Binding(new BoundQuery(time(timeField, input, timeTypes, problems), List.of()), problems);
+  }
+
+  private static int time(String timeField, List<InputField> input, Set<ValueType> timeTypes,
+      List<BindProblem> problems) {
     int index = find(input, timeField);
     if (index < 0) {
       problems.add(missing(BindProblem.Subject.TIME, 0, timeField, "the time field '" + timeField + "'", input));
-    } else if (!TIME_TYPES.contains(input.get(index).type())) {
+    } else if (input.get(index).known() && !timeTypes.contains(input.get(index).type())) {
+      String numbers = timeTypes.contains(ValueType.DOUBLE) ? "INT64, or DOUBLE holding whole numbers" : "INT64";
       problems.add(new BindProblem(BindProblem.Subject.TIME, 0, timeField, BindProblem.Kind.WRONG_TYPE,
           "the time field '" + timeField + "' is of type " + input.get(index).typeName()
-              + ", which holds no time: give a timestamp field, whole epoch numbers (INT64) or date-time strings"));
+              + ", which holds no time: give a timestamp field, whole epoch numbers (" + numbers
+              + ") or date-time strings"));
     }
     return index;
   }
@@ -105,9 +119,11 @@ public final class QueryBinder {
     String call = kind.label() + "(" + a.inputField() + ")";
     String what = "the field '" + a.inputField() + "' of " + call;
     int index = find(input, a.inputField());
-    ValueType result = null;
+    ValueType result = resultWithoutInput(kind);
     if (index < 0) {
       problems.add(missing(BindProblem.Subject.AGGREGATE, i, a.inputField(), what, input));
+    } else if (!input.get(index).known()) {
+      result = resultWithoutInput(kind);
     } else if (input.get(index).type() == null) {
       problems.add(new BindProblem(BindProblem.Subject.AGGREGATE, i, a.inputField(), BindProblem.Kind.WRONG_TYPE,
           what + " is of type " + input.get(index).typeName()
@@ -116,11 +132,28 @@ public final class QueryBinder {
       try {
         result = kind.resultType(input.get(index).type());
       } catch (IllegalArgumentException notTaken) {
+        result = null;
         problems.add(new BindProblem(BindProblem.Subject.AGGREGATE, i, a.inputField(), BindProblem.Kind.WRONG_TYPE,
             what + " is of type " + input.get(index).typeName() + ": " + notTaken.getMessage()));
       }
     }
     return new BoundColumn(a.outputName(), BoundColumn.Role.AGGREGATE, result, index);
+  }
+
+  /**
+   * The result type of an aggregate whose input cannot be bound, for the draft: the type it has
+   * whatever input it takes (a count's INT64, an average's DOUBLE); null when that depends on the input.
+   */
+  private static ValueType resultWithoutInput(AggregateKind kind) {
+    Set<ValueType> results = EnumSet.noneOf(ValueType.class);
+    for (ValueType input : ValueType.values()) {
+      try {
+        results.add(kind.resultType(input));
+      } catch (IllegalArgumentException notTaken) {
+        // an input this aggregate does not take gives no result type
+      }
+    }
+    return results.size() == 1 ? results.iterator().next() : null;
   }
 
   private static BindProblem missing(BindProblem.Subject subject, int i, String field, String what,

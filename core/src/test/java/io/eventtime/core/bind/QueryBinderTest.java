@@ -108,14 +108,44 @@ class QueryBinderTest {
   @Test
   void theDraftKeepsWhatCouldBeBoundAndLeavesTheRestUntyped() {
     WindowQuery query = QUERY.withKeys("shop").withAggregates(AggregateSpec.of(AggregateKind.SUM, "price", "total"),
-        AggregateSpec.countAll("n"));
+        AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.COUNT, "price", "prices"),
+        AggregateSpec.of(AggregateKind.MAX, "blob", "top"));
     BoundQuery draft = bind(query, "event_time").draft();
     assertThat(draft.columns()).containsExactly(
         new BoundColumn("shop", Role.KEY, null, -1),
         new BoundColumn("window_start", Role.WINDOW_START, ValueType.TIMESTAMP, -1),
         new BoundColumn("window_end", Role.WINDOW_END, ValueType.TIMESTAMP, -1),
         new BoundColumn("total", Role.AGGREGATE, null, -1),
-        new BoundColumn("n", Role.AGGREGATE, ValueType.INT64, -1));
+        new BoundColumn("n", Role.AGGREGATE, ValueType.INT64, -1),
+        new BoundColumn("prices", Role.AGGREGATE, ValueType.INT64, -1),
+        new BoundColumn("top", Role.AGGREGATE, null, 4));
+  }
+
+  @Test
+  void aSurfaceWhoseReaderReadsWholeDoublesAddsThemToTheTimeTypes() {
+    List<InputField> input = List.of(new InputField("t", ValueType.DOUBLE, "Number"), InputField.of("b", ValueType.BOOLEAN));
+    java.util.Set<ValueType> withDoubles = java.util.EnumSet.of(ValueType.TIMESTAMP, ValueType.INT64, ValueType.DOUBLE,
+        ValueType.STRING);
+    assertThat(QueryBinder.bindTimeField("t", input, withDoubles).bound().timeIndex()).isEqualTo(0);
+    assertThat(QueryBinder.bindTimeField("t", input).message()).isEqualTo("the time field 't' is of type Number, which"
+        + " holds no time: give a timestamp field, whole epoch numbers (INT64) or date-time strings");
+    assertThat(QueryBinder.bindTimeField("b", input, withDoubles).message()).isEqualTo("the time field 'b' is of type"
+        + " BOOLEAN, which holds no time: give a timestamp field, whole epoch numbers (INT64, or DOUBLE holding whole"
+        + " numbers) or date-time strings");
+  }
+
+  @Test
+  void aFieldWhoseTypeCannotBeToldYetIsNotCheckedAndWhatDependsOnItIsUntyped() {
+    List<InputField> input = List.of(InputField.unknown("t", "unknown"), InputField.unknown("x", "unknown"));
+    WindowQuery query = QUERY.withKeys("x").withAggregates(AggregateSpec.of(AggregateKind.SUM, "x", "total"),
+        AggregateSpec.of(AggregateKind.COUNT, "x", "n"), AggregateSpec.of(AggregateKind.AVG, "x", "mean"));
+    assertThat(QueryBinder.bind(query, "t", "s", "e", input).bound().columns()).containsExactly(
+        new BoundColumn("x", Role.KEY, null, 1),
+        new BoundColumn("s", Role.WINDOW_START, ValueType.TIMESTAMP, -1),
+        new BoundColumn("e", Role.WINDOW_END, ValueType.TIMESTAMP, -1),
+        new BoundColumn("total", Role.AGGREGATE, null, 1),
+        new BoundColumn("n", Role.AGGREGATE, ValueType.INT64, 1),
+        new BoundColumn("mean", Role.AGGREGATE, ValueType.DOUBLE, 1));
   }
 
   @Test
