@@ -52,6 +52,15 @@ class WindowSettingsCheckTest {
     return remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText).toList();
   }
 
+  /** What resolving {@code m} reports over the input with one more field. */
+  private static List<String> problems(EventTimeWindowMeta m, org.apache.hop.core.row.IValueMeta extra) {
+    IRowMeta input = input();
+    input.addValueMeta(extra);
+    List<String> problems = new ArrayList<>();
+    m.resolve(new Variables(), input, problems);
+    return problems;
+  }
+
   @Test
   void validSettingsPass() {
     assertThat(errors(valid())).isEmpty();
@@ -141,13 +150,9 @@ class WindowSettingsCheckTest {
   @Test
   void aKeyOrAggregateOfATypeThatCannotBeGroupedIsReported() {
     EventTimeWindowMeta m = valid();
-    IRowMeta input = input();
-    input.addValueMeta(new org.apache.hop.core.row.value.ValueMetaBinary("blob"));
     m.setGroupFields(List.of(new GroupField("blob")));
     m.setAggregates(List.of(new WindowAggregate("blob", "max", "biggest")));
-    List<String> problems = new ArrayList<>();
-    m.resolve(new Variables(), input, problems);
-    assertThat(problems).containsExactly(
+    assertThat(problems(m, new org.apache.hop.core.row.value.ValueMetaBinary("blob"))).containsExactly(
         "Group by: the group-by field 'blob' is of type Binary, which cannot be a key: group by a number, string,"
             + " boolean or timestamp field",
         "Aggregate 1: the field 'blob' of max(blob) is of type Binary, which cannot be aggregated: aggregate a number,"
@@ -157,13 +162,9 @@ class WindowSettingsCheckTest {
   @Test
   void aTimeFieldThatHoldsNoTimeAndNamesThatDifferOnlyInCaseAreReportedInTheCoreWords() {
     EventTimeWindowMeta m = valid();
-    IRowMeta input = input();
-    input.addValueMeta(new org.apache.hop.core.row.value.ValueMetaBoolean("flag"));
     m.setTimeField("flag");
     m.setAggregates(List.of(new WindowAggregate(null, "count", "Merchant")));
-    List<String> problems = new ArrayList<>();
-    m.resolve(new Variables(), input, problems);
-    assertThat(problems).containsExactly(
+    assertThat(problems(m, new org.apache.hop.core.row.value.ValueMetaBoolean("flag"))).containsExactly(
         "Time field: the time field 'flag' is of type Boolean, which holds no time: give a timestamp field, whole"
             + " epoch numbers (INT64, or DOUBLE holding whole numbers) or date-time strings",
         "Output fields: the output name 'Merchant' is used twice (as 'merchant' and 'Merchant': names are compared"
