@@ -3,8 +3,10 @@ package io.eventtime.beam;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.Values;
+import io.eventtime.core.bind.InputField;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Set;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
@@ -16,9 +18,6 @@ import org.joda.time.ReadableInstant;
 
 /** Converts between the values of Beam rows and the core's value types. */
 public final class BeamValues {
-  /** The field types a time field may have, in words. */
-  static final String TIME_TYPES = "a DATETIME field, a timestamp or date-time logical type (SqlTypes.TIMESTAMP,"
-      + " SqlTypes.DATETIME, micros or nanos instant), whole epoch milliseconds or seconds (INT64), or a date-time STRING";
   /** Beam's logical types of a point in time (a date-time without a zone is read in the parser's zone). */
   private static final Set<String> TIME_LOGICAL_TYPES =
       Set.of(MicrosInstant.IDENTIFIER, NanosInstant.IDENTIFIER, DateTime.IDENTIFIER);
@@ -110,12 +109,9 @@ public final class BeamValues {
     }
   }
 
-  /** Whether a field of {@code schema} exists, said as an error that lists the fields if not. */
-  static int requireField(Schema schema, String field, String role) {
-    if (field == null || !schema.hasField(field)) {
-      throw new IllegalArgumentException("the " + role + " field '" + field + "' is not in the input rows;"
-          + " the fields are " + schema.getFieldNames());
-    }
-    return schema.indexOf(field);
+  /** The fields of {@code schema} as the core's binding reads them, each type spelled as Beam spells it. */
+  static List<InputField> inputFields(Schema schema) {
+    return schema.getFields().stream()
+        .map(f -> new InputField(f.getName(), coreType(f.getType()), f.getType().toString())).toList();
   }
 }

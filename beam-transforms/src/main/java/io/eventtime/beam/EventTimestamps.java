@@ -2,7 +2,7 @@ package io.eventtime.beam;
 
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
-import io.eventtime.core.ValueType;
+import io.eventtime.core.bind.QueryBinder;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.metrics.Counter;
@@ -71,12 +71,7 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
   @Override
   public Result expand(PCollection<Row> input) {
     Schema in = input.getSchema();
-    int index = BeamValues.requireField(in, field, "time");
-    ValueType type = BeamValues.coreType(in.getField(index).getType());
-    if (type != ValueType.TIMESTAMP && type != ValueType.INT64 && type != ValueType.STRING) {
-      throw new IllegalArgumentException("the time field '" + field + "' is of type " + in.getField(index).getType()
-          + ": give " + BeamValues.TIME_TYPES);
-    }
+    int index = QueryBinder.bindTimeField(field, BeamValues.inputFields(in)).orElseThrow().timeIndex();
     Schema.Builder b = Schema.builder();
     for (int i = 0; i < in.getFieldCount(); i++) {
       Schema.Field f = in.getField(i);

@@ -1,24 +1,25 @@
 package io.eventtime.beam;
 
-import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.Aggregates;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowQuery;
+import io.eventtime.core.bind.BoundColumn;
+import io.eventtime.core.bind.BoundQuery;
+import io.eventtime.core.bind.QueryBinder;
 import java.io.Serializable;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * A window query resolved against the schema of its input rows: where each field is, and the
- * schema of the window rows. Built, and so checked, when the pipeline is constructed; a field
- * that is missing or of a type that cannot serve is refused there, before any work.
+ * A window query bound to the schema of its input rows by the core's {@link QueryBinder}: where
+ * each field is, and the schema of the window rows. Built, and so checked, when the pipeline is
+ * constructed; every binding problem is refused there at once, before any work, and the rows'
+ * arrival position field is checked here (it is Beam's own).
  */
 final class WindowPlan implements Serializable {
   final WindowQuery query;
@@ -41,13 +42,8 @@ final class WindowPlan implements Serializable {
     this.input = input;
     this.timeField = timeField;
     this.parser = parser;
-    this.timeIndex = BeamValues.requireField(input, timeField, "time");
-    FieldType timeType = input.getField(timeIndex).getType();
-    ValueType timeCore = BeamValues.coreType(timeType);
-    if (timeCore != ValueType.TIMESTAMP && timeCore != ValueType.INT64 && timeCore != ValueType.STRING) {
-      throw new IllegalArgumentException("the time field '" + timeField + "' is of type " + timeType
-          + ": give " + BeamValues.TIME_TYPES);
-    }
+    BoundQuery bound = QueryBinder.bind(query, timeField, startName, endName, BeamValues.inputFields(input))
+        .orElseThrow();
     if (arrivalField == null || !input.hasField(arrivalField)) {
       throw new IllegalArgumentException("the arrival position field '" + arrivalField + "' is not in the input rows"
           + " (the fields are " + input.getFieldNames() + "): each row needs a whole number (INT64) that gives the"
@@ -60,58 +56,22 @@ final class WindowPlan implements Serializable {
       throw new IllegalArgumentException("the arrival position field '" + arrivalField
           + "' must hold whole numbers (INT64), not " + input.getField(arrivalIndex).getType());
     }
+    this.timeIndex = bound.timeIndex();
+    this.keyIndexes = bound.keyIndexes();
+    this.inputIndexes = bound.aggregateInputIndexes();
     Schema.Builder out = Schema.builder();
-    Set<String> names = new HashSet<>();
-    List<String> keys = query.keyFields();
-    keyIndexes = new int[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      keyIndexes[i] = BeamValues.requireField(input, keys.get(i), "group-by");
-      ValueType t = BeamValues.coreType(input.getField(keyIndexes[i]).getType());
-      if (t == null) {
-        throw new IllegalArgumentException("the group-by field '" + keys.get(i) + "' is of type "
-            + input.getField(keyIndexes[i]).getType() + ", which cannot be grouped: group by a number, string,"
-            + " boolean or timestamp field");
-      }
-      out.addNullableField(keys.get(i), BeamValues.beamType(t));
-      requireUnique(names, keys.get(i));
-    }
-    out.addDateTimeField(requireUnique(names, startName));
-    out.addDateTimeField(requireUnique(names, endName));
-    List<AggregateSpec> aggs = query.aggregates();
-    inputIndexes = new int[aggs.size()];
-    for (int i = 0; i < aggs.size(); i++) {
-      AggregateSpec a = aggs.get(i);
-      ValueType inType = ValueType.INT64;
-      if (a.kind().needsInput()) {
-        inputIndexes[i] = BeamValues.requireField(input, a.inputField(), a.kind().label());
-        inType = BeamValues.coreType(input.getField(inputIndexes[i]).getType());
-        if (inType == null) {
-          throw new IllegalArgumentException(a + ": the field '" + a.inputField() + "' is of type "
-              + input.getField(inputIndexes[i]).getType() + ", which cannot be aggregated");
-        }
+    for (BoundColumn c : bound.columns()) {
+      FieldType type = BeamValues.beamType(c.type());
+      if (c.role() == BoundColumn.Role.WINDOW_START || c.role() == BoundColumn.Role.WINDOW_END) {
+        out.addField(c.name(), type);
       } else {
-        inputIndexes[i] = -1;
+        out.addNullableField(c.name(), type);
       }
-      ValueType result;
-      try {
-        result = a.kind().resultType(inType);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("the field '" + a.inputField() + "' of " + a + ": " + e.getMessage(), e);
-      }
-      out.addNullableField(requireUnique(names, a.outputName()), BeamValues.beamType(result));
     }
     this.output = out.build();
     this.problems = ProblemRows.schema(input);
     List<String> named = ArrivalPositions.files(input);
     this.files = named == null ? null : List.copyOf(named);
-  }
-
-  private static String requireUnique(Set<String> names, String name) {
-    if (!names.add(name)) {
-      throw new IllegalArgumentException("two output columns are named '" + name
-          + "': give the window bounds and the aggregates distinct names");
-    }
-    return name;
   }
 
   Aggregates aggregates() {

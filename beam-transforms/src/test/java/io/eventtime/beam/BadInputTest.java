@@ -161,20 +161,27 @@ class BadInputTest {
     PCollection<Row> rows = p.apply(Create.empty(schema));
     assertThatThrownBy(() -> rows.apply("A", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("flag")))
         .hasMessageContaining("the time field 'flag' is of type BOOLEAN")
-        .hasMessage("the time field 'flag' is of type BOOLEAN NOT NULL: give a DATETIME field, a timestamp or date-time"
-            + " logical type (SqlTypes.TIMESTAMP, SqlTypes.DATETIME, micros or nanos instant), whole epoch milliseconds"
-            + " or seconds (INT64), or a date-time STRING");
+        .hasMessage("the time field 'flag' is of type BOOLEAN NOT NULL, which holds no time: give a timestamp field,"
+            + " whole epoch numbers (INT64) or date-time strings");
     assertThatThrownBy(() -> rows.apply("B", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("when")))
-        .hasMessage("the time field 'when' is not in the input rows; the fields are [flag, name, t, _arrival]");
+        .hasMessage("the time field 'when' is not in the input: pick one of flag, name, t, _arrival");
     assertThatThrownBy(() -> rows.apply("C", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
-        .withKeys("merchant"))).hasMessageContaining("the group-by field 'merchant' is not in the input rows");
+        .withKeys("merchant"))).hasMessage("the group-by field 'merchant' is not in the input: pick one of flag, name, t,"
+            + " _arrival");
     assertThatThrownBy(() -> rows.apply("D", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregate(AggregateKind.SUM, "name", "total")))
-        .hasMessage("the field 'name' of sum(name) AS total: sum takes a numeric field (INT64 or DOUBLE), not STRING:"
-            + " use count, min, max, first or last for that field, or sum a numeric one");
+        .hasMessage("the field 'name' of sum(name) is of type STRING NOT NULL: sum takes a numeric field (INT64 or"
+            + " DOUBLE), not STRING: use count, min or max for that field, or sum a numeric one");
     assertThatThrownBy(() -> rows.apply("E", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregates(AggregateSpec.countAll("window_start"))))
-        .hasMessageContaining("two output columns are named 'window_start'");
+        .hasMessage("the output name 'window_start' is used twice: give each output column its own name");
+    assertThatThrownBy(() -> rows.apply("E2", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("flag")
+        .withKeys("merchant").withAggregates(AggregateSpec.countAll("Window_End"))))
+        .hasMessage("the time field 'flag' is of type BOOLEAN NOT NULL, which holds no time: give a timestamp field,"
+            + " whole epoch numbers (INT64) or date-time strings\n"
+            + "the group-by field 'merchant' is not in the input: pick one of flag, name, t, _arrival\n"
+            + "the output name 'Window_End' is used twice (as 'window_end' and 'Window_End': names are compared"
+            + " ignoring case): give each output column its own name");
     assertThatThrownBy(() -> rows.apply("F", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withArrivalField("name"))).hasMessageContaining("the arrival position field 'name' must hold whole numbers");
     assertThatThrownBy(() -> rows.apply("G", EventTimeWindow.of(WindowSpec.tumbling(1000))))

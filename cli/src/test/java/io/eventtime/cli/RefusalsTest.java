@@ -168,8 +168,9 @@ class RefusalsTest {
 
   @Test
   void typeMismatches() {
-    refused("SELECT sum(merchant) FROM events" + GROUP, "TYPE_MISMATCH", "sum takes a numeric column (BIGINT or"
-        + " DOUBLE), not merchant (VARCHAR): use count, min or max for it, or sum a numeric column");
+    refused("SELECT sum(merchant) FROM events" + GROUP, "TYPE_MISMATCH", "the field 'merchant' of sum(merchant) is of"
+        + " type VARCHAR: sum takes a numeric field (INT64 or DOUBLE), not STRING: use count, min or max for that field,"
+        + " or sum a numeric one");
     refused("SELECT count(*) FROM events WHERE amount = 'acme'" + GROUP, "TYPE_MISMATCH",
         "cannot compare amount (BIGINT) with 'acme' (VARCHAR): compare values of one type");
     refused("SELECT count(*) FROM events WHERE event_time > 'yesterday'" + GROUP, "TYPE_MISMATCH",
@@ -188,6 +189,9 @@ class RefusalsTest {
   @Test
   void duplicateOutputNames() {
     refused("SELECT count(*) AS n, sum(amount) AS n FROM events" + GROUP, "INVALID_QUERY",
-        "two result columns are named n: give each its own alias (AS name)");
+        "the output name 'n' is used twice: give each output column its own name");
+    refused("SELECT count(*) AS total, sum(amount) AS Total FROM events" + GROUP, "INVALID_QUERY",
+        "the output name 'Total' is used twice (as 'total' and 'Total': names are compared ignoring case): give each"
+            + " output column its own name");
   }
 }

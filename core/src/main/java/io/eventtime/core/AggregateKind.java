@@ -61,7 +61,7 @@ public enum AggregateKind {
   private void requireNumeric(ValueType input) {
     if (input == null || !input.isNumeric()) {
       throw new IllegalArgumentException(label + " takes a numeric field (INT64 or DOUBLE), not " + input
-          + ": use count, min, max, first or last for that field, or sum a numeric one");
+          + ": use count, min or max for that field, or " + label + " a numeric one");
     }
   }
 

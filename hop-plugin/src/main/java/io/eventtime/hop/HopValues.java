@@ -2,12 +2,23 @@ package io.eventtime.hop;
 
 import io.eventtime.core.ValueType;
 import io.eventtime.core.Values;
+import io.eventtime.core.bind.InputField;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Date;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.hop.core.exception.HopValueException;
+import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.IValueMeta;
+import org.apache.hop.core.row.value.ValueMetaBoolean;
+import org.apache.hop.core.row.value.ValueMetaInteger;
+import org.apache.hop.core.row.value.ValueMetaNumber;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.core.row.value.ValueMetaTimestamp;
 
 /**
  * Takes values between Hop's types (Integer as Long, Number as Double, BigNumber, Date,
@@ -54,7 +65,40 @@ public final class HopValues {
     }
   }
 
-  /** The core type of a Hop field, or null for types the core does not aggregate (binary...). */
+  /**
+   * The core types a Hop time field may have: the core's, and DOUBLE, since {@link EventTimeReader}
+   * reads a whole Number or BigNumber as an epoch number.
+   */
+  public static final Set<ValueType> TIME_TYPES = Collections.unmodifiableSet(
+      EnumSet.of(ValueType.TIMESTAMP, ValueType.INT64, ValueType.DOUBLE, ValueType.STRING));
+
+  /** The fields of a Hop row as the core's binding reads them, each type spelled as Hop spells it. */
+  public static List<InputField> inputFields(IRowMeta row) {
+    return row.getValueMetaList().stream()
+        .map(v -> new InputField(v.getName(), valueType(v), v.getTypeDesc())).toList();
+  }
+
+  /** The Hop field that holds values of a core type: Integer, Number, String, Boolean or Timestamp. */
+  public static IValueMeta valueMeta(ValueType type, String name) {
+    switch (type) {
+      case INT64:
+        return new ValueMetaInteger(name);
+      case DOUBLE:
+        return new ValueMetaNumber(name);
+      case BOOLEAN:
+        return new ValueMetaBoolean(name);
+      case TIMESTAMP:
+        return new ValueMetaTimestamp(name);
+      default:
+        return new ValueMetaString(name);
+    }
+  }
+
+  /**
+   * The core type of a Hop field, or null for types the core does not aggregate (binary...). This
+   * is the one map from Hop's types to the core's, on the local engine and on Beam alike: a
+   * BigNumber is a DOUBLE.
+   */
   public static ValueType valueType(IValueMeta meta) {
     switch (meta.getType()) {
       case IValueMeta.TYPE_INTEGER:

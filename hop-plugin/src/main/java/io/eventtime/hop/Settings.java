@@ -1,11 +1,10 @@
 package io.eventtime.hop;
 
 import io.eventtime.core.DurationText;
+import io.eventtime.core.bind.OutputNames;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -133,14 +132,9 @@ public final class Settings {
     }
   }
 
-  /** Adds a problem for each output name given more than once. */
+  /** Adds a problem for each output name given more than once, by the core's rule ({@link OutputNames}). */
   public static void requireDistinct(Collection<String> outputNames, List<String> problems) {
-    Set<String> seen = new HashSet<>();
-    for (String name : outputNames) {
-      if (name != null && !seen.add(name.toLowerCase())) {
-        problems.add("Output fields: the name '" + name + "' is used twice: give each output field its own name");
-      }
-    }
+    OutputNames.clashes(new ArrayList<>(outputNames)).forEach(p -> problems.add("Output fields: " + p.message()));
   }
 
   /** Check results for the designer: one error per problem, or one OK. */

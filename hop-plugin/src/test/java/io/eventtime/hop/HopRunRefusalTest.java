@@ -65,7 +65,7 @@ class HopRunRefusalTest {
     assertThat(hopRun.exitValue()).as(output).isNotZero();
     assertThat(output).containsOnlyOnce("The settings of transform 'window' are not valid:")
         .contains(" - window.0 - ERROR: The settings of transform 'window' are not valid:\n")
-        .contains(" - window.0 -   - Group by: the field 'merchant' is not in the input: pick one of event_time\n")
+        .contains(" - window.0 -   - Group by: the group-by field 'merchant' is not in the input: pick one of event_time\n")
         .doesNotContain("at io.eventtime.");
     assertThat(Files.readString(windows)).isEqualTo("kept\n");
   }

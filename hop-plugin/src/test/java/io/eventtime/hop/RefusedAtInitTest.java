@@ -114,8 +114,8 @@ class RefusedAtInitTest {
     LocalRun run = new LocalRun(p).inject("in", eventTimeLayout(), rows("00:01:00", "00:12:00"));
     assertThatThrownBy(() -> run.run()).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
     assertThat(refusals(run)).containsExactly("window: The settings of transform 'window' are not valid:\n"
-        + "  - Group by: the field 'merchant' is not in the input: pick one of event_time\n"
-        + "  - Aggregate 2 (sum(amount) AS total): the field 'amount' is not in the input: pick one of event_time");
+        + "  - Group by: the group-by field 'merchant' is not in the input: pick one of event_time\n"
+        + "  - Aggregate 2: the field 'amount' of sum(amount) is not in the input: pick one of event_time");
     assertThat(run.messages(LogLevel.ERROR)).noneMatch(m -> m.contains("\tat "));
     assertThat(Files.readString(file)).isEqualTo("kept\n");
   }

@@ -15,6 +15,12 @@ import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.TimeRange;
 import io.eventtime.core.ValueType;
+import io.eventtime.core.bind.BindProblem;
+import io.eventtime.core.bind.Binding;
+import io.eventtime.core.bind.BoundQuery;
+import io.eventtime.core.bind.InputField;
+import io.eventtime.core.bind.OutputNames;
+import io.eventtime.core.bind.QueryBinder;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -396,6 +402,8 @@ public final class SqlPlanner {
     private final List<String> outputAliases = new ArrayList<>();
     private WindowCall window;
     private int timeInput;
+    /** The keys and aggregates so far, bound by the core. */
+    private BoundQuery bound;
 
     Binder(Parsed parsed, String table, Schema schema) {
       this.select = parsed.select;
@@ -459,6 +467,7 @@ public final class SqlPlanner {
           keyInputs.add(slot);
         }
       }
+      bound = bindInCore();
     }
 
     private void bindTimeColumn() {
@@ -505,14 +514,12 @@ public final class SqlPlanner {
         } else {
           throw notSupported("the expression " + e + " in SELECT is not supported:");
         }
-        for (OutputColumn o : outputs) {
-          if (o.name().equals(out.name())) {
-            throw new CliException(ErrorCode.INVALID_QUERY, "two result columns are named " + out.name()
-                + ": give each its own alias (AS name)");
-          }
-        }
         outputs.add(out);
         outputAliases.add(alias);
+      }
+      List<BindProblem> clashes = OutputNames.clashes(outputs.stream().map(OutputColumn::name).toList());
+      if (!clashes.isEmpty()) {
+        throw new CliException(ErrorCode.INVALID_QUERY, clashes.get(0).message());
       }
     }
 
@@ -570,15 +577,12 @@ public final class SqlPlanner {
         ValueType type = inputs.get(slot).type();
         if ((kind == AggregateKind.SUM || kind == AggregateKind.AVG) && type != null && !type.isNumeric()) {
           // a column whose numbers are mixed with a few strings is summed as numbers; the rows whose
-          // value is not a number are rejected, one by one
+          // value is not a number are rejected, one by one (a column of no numbers is refused by the core)
           ValueType numeric = schema.observed(field).contains(ValueType.DOUBLE) ? ValueType.DOUBLE
               : schema.observed(field).contains(ValueType.INT64) ? ValueType.INT64 : null;
-          if (numeric == null) {
-            throw new CliException(ErrorCode.TYPE_MISMATCH, name + " takes a numeric column (BIGINT or DOUBLE), not "
-                + field + " (" + SqlTypes.name(type) + "): use count, min or max for it, or " + name
-                + " a numeric column");
+          if (numeric != null) {
+            inputs.set(slot, new InputColumn(field, numeric));
           }
-          inputs.set(slot, new InputColumn(field, numeric));
         }
       }
       String label = kind == AggregateKind.COUNT_ALL ? "count(*)"
@@ -590,21 +594,34 @@ public final class SqlPlanner {
       }
       aggregates.add(new AggregateSpec(kind, field, label));
       aggregateInputs.add(field == null ? -1 : input(field));
+      bound = bindInCore();
       return aggregates.size() - 1;
     }
 
-    private ValueType aggregateType(int index) {
-      AggregateSpec spec = aggregates.get(index);
-      switch (spec.kind()) {
-        case COUNT_ALL:
-        case COUNT:
-        case COUNT_DISTINCT:
-          return ValueType.INT64;
-        case AVG:
-          return ValueType.DOUBLE;
-        default:
-          return inputs.get(aggregateInputs.get(index)).type();
+    /**
+     * Binds the keys and aggregates so far through the core, which checks their types and gives
+     * the aggregates' result types; its first problem is the query's error. The result's names
+     * are the SELECT list's, checked in {@link #bindSelect} by the core's rule, so the core's
+     * check of its own column names is left out here.
+     */
+    private BoundQuery bindInCore() {
+      List<InputField> fields = inputs.stream().map(c -> schema.isEmpty() || c.type() == null
+          ? InputField.unknown(c.name(), SqlTypes.name(c.type())) : new InputField(c.name(), c.type(), SqlTypes.name(c.type())))
+          .toList();
+      List<String> keys = keyInputs.stream().map(slot -> inputs.get(slot).name()).toList();
+      Binding binding = QueryBinder.bind(keys, aggregates, inputs.get(timeInput).name(), "window_start", "window_end",
+          fields);
+      for (BindProblem p : binding.problems()) {
+        if (p.kind() != BindProblem.Kind.NAME_CLASH) {
+          throw new CliException(p.kind() == BindProblem.Kind.MISSING_FIELD ? ErrorCode.UNKNOWN_COLUMN
+              : ErrorCode.TYPE_MISMATCH, p.message());
+        }
       }
+      return binding.draft();
+    }
+
+    private ValueType aggregateType(int index) {
+      return bound.aggregateTypes().get(index);
     }
 
     // ---- columns ----

@@ -1,6 +1,8 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.BeamValues;
 import io.eventtime.beam.EventTimeWindow;
+import io.eventtime.core.ValueType;
 import io.eventtime.hop.HopValues;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -22,7 +24,7 @@ import org.joda.time.ReadableInstant;
 /**
  * Hop rows as Beam rows. The Beam schema has one nullable field per Hop field (String, Integer
  * as INT64, Number as DOUBLE, BigNumber as DECIMAL, Boolean, Date and Timestamp as DATETIME,
- * Binary as BYTES) and, last, the row's arrival position in {@value #ARRIVAL}, which orders the
+ * Binary as BYTES: {@link #beamType}, so that each field has the core type {@link HopValues} gives it) and, last, the row's arrival position in {@value #ARRIVAL}, which orders the
  * rows as Hop's local engine would see them.
  */
 final class RowLayout implements Serializable {
@@ -53,7 +55,7 @@ final class RowLayout implements Serializable {
       v.setStorageType(IValueMeta.STORAGE_TYPE_NORMAL);
       v.setStorageMetadata(null);
       types[i] = v.getType();
-      FieldType type = beamType(v.getType());
+      FieldType type = beamType(v);
       if (type == null) {
         problems.add(where + ": the field '" + v.getName() + "' is of type " + v.getTypeDesc()
             + ", which cannot be carried between Beam steps: convert it to a String, Integer, Number, BigNumber,"
@@ -70,26 +72,22 @@ final class RowLayout implements Serializable {
     return new RowLayout(normal, types, b.build());
   }
 
-  private static FieldType beamType(int hopType) {
-    switch (hopType) {
-      case IValueMeta.TYPE_STRING:
-        return FieldType.STRING;
-      case IValueMeta.TYPE_INTEGER:
-        return FieldType.INT64;
-      case IValueMeta.TYPE_NUMBER:
-        return FieldType.DOUBLE;
-      case IValueMeta.TYPE_BIGNUMBER:
-        return FieldType.DECIMAL;
-      case IValueMeta.TYPE_BOOLEAN:
-        return FieldType.BOOLEAN;
-      case IValueMeta.TYPE_DATE:
-      case IValueMeta.TYPE_TIMESTAMP:
-        return FieldType.DATETIME;
-      case IValueMeta.TYPE_BINARY:
-        return FieldType.BYTES;
-      default:
-        return null;
+  /**
+   * The Beam type a Hop field travels as: the Beam type of its core type, by {@link HopValues#valueType}
+   * (the one map from Hop's types to the core's, as on the local engine), except that a BigNumber
+   * travels as DECIMAL, which keeps its digits and whose core type ({@link BeamValues#coreType}) is
+   * DOUBLE just the same, and a Binary as BYTES, which the core has no type for; null for a type
+   * that cannot travel.
+   */
+  static FieldType beamType(IValueMeta v) {
+    if (v.getType() == IValueMeta.TYPE_BIGNUMBER) {
+      return FieldType.DECIMAL;
     }
+    if (v.getType() == IValueMeta.TYPE_BINARY) {
+      return FieldType.BYTES;
+    }
+    ValueType core = HopValues.valueType(v);
+    return core == null ? null : BeamValues.beamType(core);
   }
 
   Schema schema() {

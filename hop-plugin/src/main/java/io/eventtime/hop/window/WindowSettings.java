@@ -4,9 +4,13 @@ import io.eventtime.core.AggregateKind;
 import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.DurationText;
 import io.eventtime.core.LatePolicy;
-import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
+import io.eventtime.core.bind.BindProblem;
+import io.eventtime.core.bind.Binding;
+import io.eventtime.core.bind.BoundColumn;
+import io.eventtime.core.bind.BoundQuery;
+import io.eventtime.core.bind.QueryBinder;
 import io.eventtime.hop.EventTimeReader;
 import io.eventtime.hop.HopValues;
 import io.eventtime.hop.Settings;
@@ -16,7 +20,6 @@ import java.util.Locale;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.IValueMeta;
 import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaInteger;
 import org.apache.hop.core.row.value.ValueMetaNumber;
 import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.core.row.value.ValueMetaTimestamp;
@@ -24,7 +27,8 @@ import org.apache.hop.core.variables.IVariables;
 
 /**
  * The settings of an Event Time Window transform with variables resolved and checked against
- * the input fields: the core's {@link WindowQuery}, how to read the time field, where each value
+ * the input fields (bound by the core's {@link QueryBinder}, whose problems read as the core words
+ * them, after the setting's label): the core's {@link WindowQuery}, how to read the time field, where each value
  * sits in an input row, and the layout of the window rows. The local engine runs from it, and a
  * translation to another engine can build its windows from {@link #query()} and
  * {@link #timeReader()}.
@@ -86,7 +90,14 @@ public final class WindowSettings {
     int before = problems.size();
 
     String timeField = Settings.resolve(variables, meta.getTimeField());
-    int timeIndex = Settings.fieldIndex("Time field", timeField, input, problems);
+    // without an input, fieldIndex only reports a missing name or an undefined variable
+    Settings.fieldIndex("Time field", timeField, null, problems);
+    int timeIndex = -1;
+    if (problems.size() == before && input != null) {
+      Binding time = QueryBinder.bindTimeField(timeField, HopValues.inputFields(input), HopValues.TIME_TYPES);
+      time.problems().forEach(p -> problems.add("Time field: " + p.message()));
+      timeIndex = time.draft().timeIndex();
+    }
     EventTimeReader reader = EventTimeReader.of(Settings.resolve(variables, meta.getTimeFormat()),
         Settings.resolve(variables, meta.getEpochUnit()), Settings.resolve(variables, meta.getTimeZone()), problems);
 
@@ -103,24 +114,14 @@ public final class WindowSettings {
       }
     }
 
-    IRowMeta output = new RowMeta();
-    List<String> outputNames = new ArrayList<>();
     List<String> keyFields = new ArrayList<>();
-    int[] keyIndexes = new int[meta.getGroupFields().size()];
-    for (int i = 0; i < keyIndexes.length; i++) {
+    for (int i = 0; i < meta.getGroupFields().size(); i++) {
       String name = Settings.resolve(variables, meta.getGroupFields().get(i).getName());
       if (name == null) {
         problems.add("Group by: line " + (i + 1) + " has no field name: fill it in or remove the line");
-        continue;
+      } else if (!Settings.undefinedVariable("Group by", name, problems)) {
+        keyFields.add(name);
       }
-      keyFields.add(name);
-      keyIndexes[i] = Settings.fieldIndex("Group by", name, input, problems);
-      if (keyIndexes[i] >= 0 && HopValues.valueType(input.getValueMeta(keyIndexes[i])) == null) {
-        problems.add("Group by: the field '" + name + "' is of type " + input.getValueMeta(keyIndexes[i]).getTypeDesc()
-            + ", which cannot be a key: group by a number, string, boolean, date or timestamp field");
-      }
-      output.addValueMeta(keyIndexes[i] >= 0 ? normalCopy(input.getValueMeta(keyIndexes[i]), name) : new ValueMetaString(name));
-      outputNames.add(name);
     }
 
     String start = Settings.resolve(variables, meta.getWindowStartField());
@@ -131,33 +132,34 @@ public final class WindowSettings {
     if (end == null) {
       problems.add("Window end field: missing: name the output field of each window's end, e.g. window_end");
     }
-    output.addValueMeta(new ValueMetaTimestamp(start == null ? "window_start" : start));
-    output.addValueMeta(new ValueMetaTimestamp(end == null ? "window_end" : end));
-    outputNames.add(start);
-    outputNames.add(end);
 
     List<AggregateSpec> aggregates = new ArrayList<>();
-    int[] inputIndexes = new int[meta.getAggregates().size()];
-    for (int i = 0; i < inputIndexes.length; i++) {
-      WindowAggregate a = meta.getAggregates().get(i);
-      inputIndexes[i] = -1;
-      AggregateSpec spec1 = aggregate(i + 1, a, variables, problems);
-      if (spec1 == null) {
-        continue;
+    List<Integer> aggregateLines = new ArrayList<>();
+    for (int i = 0; i < meta.getAggregates().size(); i++) {
+      AggregateSpec spec1 = aggregate(i + 1, meta.getAggregates().get(i), variables, problems);
+      if (spec1 != null && (!spec1.kind().needsInput()
+          || !Settings.undefinedVariable("Aggregate " + (i + 1) + " (" + spec1 + ")", spec1.inputField(), problems))) {
+        aggregates.add(spec1);
+        aggregateLines.add(i + 1);
       }
-      aggregates.add(spec1);
-      outputNames.add(spec1.outputName());
-      IValueMeta in = null;
-      if (spec1.kind().needsInput()) {
-        inputIndexes[i] = Settings.fieldIndex("Aggregate " + (i + 1) + " (" + spec1 + ")", spec1.inputField(), input, problems);
-        in = inputIndexes[i] >= 0 ? input.getValueMeta(inputIndexes[i]) : null;
-      }
-      output.addValueMeta(aggregateMeta(spec1, in, problems, i + 1));
     }
     if (aggregates.isEmpty() && meta.getAggregates().isEmpty()) {
       problems.add("Aggregates: none: add at least one, e.g. count with no field to count the rows of each window");
     }
-    Settings.requireDistinct(outputNames, problems);
+
+    // the core binds the keys and aggregates and checks the output names; a null bound name was reported above
+    Binding binding = QueryBinder.bind(keyFields, aggregates, null, start, end,
+        input == null ? List.of() : HopValues.inputFields(input));
+    for (BindProblem p : binding.problems()) {
+      if (p.kind() == BindProblem.Kind.NAME_CLASH) {
+        problems.add("Output fields: " + p.message());
+      } else if (input != null) {
+        problems.add((p.subject() == BindProblem.Subject.KEY ? "Group by" : "Aggregate " + aggregateLines.get(p.index()))
+            + ": " + p.message());
+      }
+    }
+    BoundQuery bound = binding.draft();
+    IRowMeta output = outputLayout(bound, aggregates, input);
 
     String lateReason = Settings.resolve(variables, meta.getLateReasonField());
     if (meta.getLateTargetTransform() != null && lateReason == null) {
@@ -176,7 +178,8 @@ public final class WindowSettings {
 
     WindowQuery query = problems.size() > before || spec == null ? null
         : new WindowQuery(spec, keyFields, aggregates, delay, policy);
-    return new WindowSettings(query, reader, timeField, timeIndex, keyIndexes, inputIndexes, output, lateReason, idle,
+    return new WindowSettings(query, reader, timeField, timeIndex, bound.keyIndexes(), bound.aggregateInputIndexes(),
+        output, lateReason, idle,
         Settings.resolve(variables, meta.getStateFolder()));
   }
 
@@ -273,41 +276,42 @@ public final class WindowSettings {
     return new AggregateSpec(kind, field, out);
   }
 
-  private static IValueMeta aggregateMeta(AggregateSpec spec, IValueMeta input, List<String> problems, int line) {
-    String name = spec.outputName();
-    switch (spec.kind()) {
-      case COUNT_ALL:
-      case COUNT:
-      case COUNT_DISTINCT:
-        return new ValueMetaInteger(name);
-      default:
-        break;
+  /**
+   * The window rows' layout from the core's binding: a key, and a min, max, first or last, keeps its
+   * input field's Hop type (a Date stays a Date, a BigNumber a BigNumber); the other aggregates take
+   * the Hop type of the core's result type. Where the binding has no type (no input known yet, or a
+   * field that is wrong), a sum is a Number and anything else a String (a count and an average
+   * have their type whatever the input).
+   */
+  private static IRowMeta outputLayout(BoundQuery bound, List<AggregateSpec> aggregates, IRowMeta input) {
+    IRowMeta output = new RowMeta();
+    int aggregate = 0;
+    for (BoundColumn c : bound.columns()) {
+      String name = c.name();
+      switch (c.role()) {
+        case WINDOW_START:
+          output.addValueMeta(new ValueMetaTimestamp(name == null ? "window_start" : name));
+          break;
+        case WINDOW_END:
+          output.addValueMeta(new ValueMetaTimestamp(name == null ? "window_end" : name));
+          break;
+        case KEY:
+          output.addValueMeta(c.type() != null ? normalCopy(input.getValueMeta(c.inputIndex()), name)
+              : new ValueMetaString(name));
+          break;
+        default:
+          AggregateKind kind = aggregates.get(aggregate++).kind();
+          if (c.type() == null) {
+            output.addValueMeta(kind == AggregateKind.SUM ? new ValueMetaNumber(name) : new ValueMetaString(name));
+          } else if (kind == AggregateKind.MIN || kind == AggregateKind.MAX || kind == AggregateKind.FIRST
+              || kind == AggregateKind.LAST) {
+            output.addValueMeta(normalCopy(input.getValueMeta(c.inputIndex()), name));
+          } else {
+            output.addValueMeta(HopValues.valueMeta(c.type(), name));
+          }
+      }
     }
-    if (input == null) {
-      return spec.kind() == AggregateKind.AVG || spec.kind() == AggregateKind.SUM
-          ? new ValueMetaNumber(name) : new ValueMetaString(name);
-    }
-    ValueType type = HopValues.valueType(input);
-    if (type == null) {
-      problems.add("Aggregate " + line + " (" + spec + "): the field '" + input.getName() + "' is of type "
-          + input.getTypeDesc() + ", which cannot be aggregated: use a number, string, boolean, date or timestamp field");
-      return new ValueMetaString(name);
-    }
-    try {
-      spec.kind().resultType(type);
-    } catch (IllegalArgumentException e) {
-      problems.add("Aggregate " + line + " (" + spec + "): the field '" + input.getName() + "' is of type "
-          + input.getTypeDesc() + ": " + e.getMessage());
-      return new ValueMetaString(name);
-    }
-    switch (spec.kind()) {
-      case AVG:
-        return new ValueMetaNumber(name);
-      case SUM:
-        return input.getType() == IValueMeta.TYPE_INTEGER ? new ValueMetaInteger(name) : new ValueMetaNumber(name);
-      default:
-        return normalCopy(input, name);
-    }
+    return output;
   }
 
   /** A copy of an input field's metadata under {@code name}, in normal storage. */

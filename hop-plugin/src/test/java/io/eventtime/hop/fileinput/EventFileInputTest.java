@@ -179,7 +179,7 @@ class EventFileInputTest {
             "Field 2: no name: give the JSON key or CSV column to read",
             "Field 3 't': the time pattern 'yyyy-bb' is not valid (Unknown pattern letter: b): write it as"
                 + " java.time.format.DateTimeFormatter does, e.g. yyyy-MM-dd HH:mm:ss",
-            "Output fields: the name 'n' is used twice: give each output field its own name");
+            "Output fields: the output name 'n' is used twice: give each output column its own name");
 
     EventFileInputMeta ok = input("ndjson", new InputFile(dir.resolve("nope.ndjson").toString(), null),
         new InputField("n", "Integer", null));

@@ -52,6 +52,15 @@ class WindowSettingsCheckTest {
     return remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText).toList();
   }
 
+  /** What resolving {@code m} reports over the input with one more field. */
+  private static List<String> problems(EventTimeWindowMeta m, org.apache.hop.core.row.IValueMeta extra) {
+    IRowMeta input = input();
+    input.addValueMeta(extra);
+    List<String> problems = new ArrayList<>();
+    m.resolve(new Variables(), input, problems);
+    return problems;
+  }
+
   @Test
   void validSettingsPass() {
     assertThat(errors(valid())).isEmpty();
@@ -72,18 +81,18 @@ class WindowSettingsCheckTest {
     m.setAggregates(List.of(new WindowAggregate("amount", "median", "m"), new WindowAggregate("merchant", "sum", "s"),
         new WindowAggregate("price", "max", "top"), new WindowAggregate("amount", "avg", null)));
     assertThat(errors(m)).containsExactlyInAnyOrder(
-        "Time field: the field 'ts' is not in the input: pick one of merchant, amount, event_time",
+        "Time field: the time field 'ts' is not in the input: pick one of merchant, amount, event_time",
         "Time zone: 'Mars/Olympus' is not a time zone: give a zone id such as UTC, Europe/Paris or +02:00",
         "Window size: must be positive, got '0 MINUTES': give a duration greater than zero, e.g. 10 MINUTE",
         "Window slide: 'ten seconds' is not a duration: write an amount and a unit, e.g. 5 MINUTE, 30 SECONDS or"
             + " 1500 MILLISECONDS (units MILLISECOND, SECOND, MINUTE, HOUR, DAY)",
         "Watermark delay: must not be negative, got '-5 MINUTES': give 0 or a positive duration",
         "Late policy: unknown late policy 'lenient': use one of window, event",
-        "Group by: the field 'shop' is not in the input: pick one of merchant, amount, event_time",
+        "Group by: the group-by field 'shop' is not in the input: pick one of merchant, amount, event_time",
         "Aggregate 1: unknown aggregate 'median': choose one of count, count distinct, sum, min, max, avg, first, last",
-        "Aggregate 2 (sum(merchant) AS s): the field 'merchant' is of type String: sum takes a numeric field (INT64"
-            + " or DOUBLE), not STRING: use count, min, max, first or last for that field, or sum a numeric one",
-        "Aggregate 3 (max(price) AS top): the field 'price' is not in the input: pick one of merchant, amount, event_time",
+        "Aggregate 2: the field 'merchant' of sum(merchant) is of type String: sum takes a numeric field (INT64 or"
+            + " DOUBLE), not STRING: use count, min or max for that field, or sum a numeric one",
+        "Aggregate 3: the field 'price' of max(price) is not in the input: pick one of merchant, amount, event_time",
         "Aggregate 4: avg has no output name: name the field it is written to",
         "Idle timeout: must be positive, got '0 SECONDS': give a duration greater than zero, e.g. 10 MINUTE");
   }
@@ -103,7 +112,7 @@ class WindowSettingsCheckTest {
             + " make the slide at most the size, or use a tumbling window",
         "Window start field: missing: name the output field of each window's start, e.g. window_start",
         "Aggregate 1: sum needs an input field: pick the field to sum for output 'total'",
-        "Output fields: the name 'merchant' is used twice: give each output field its own name");
+        "Output fields: the output name 'merchant' is used twice: give each output column its own name");
   }
 
   @Test
@@ -141,17 +150,25 @@ class WindowSettingsCheckTest {
   @Test
   void aKeyOrAggregateOfATypeThatCannotBeGroupedIsReported() {
     EventTimeWindowMeta m = valid();
-    IRowMeta input = input();
-    input.addValueMeta(new org.apache.hop.core.row.value.ValueMetaBinary("blob"));
     m.setGroupFields(List.of(new GroupField("blob")));
     m.setAggregates(List.of(new WindowAggregate("blob", "max", "biggest")));
-    List<String> problems = new ArrayList<>();
-    m.resolve(new Variables(), input, problems);
-    assertThat(problems).containsExactly(
-        "Group by: the field 'blob' is of type Binary, which cannot be a key: group by a number, string, boolean,"
-            + " date or timestamp field",
-        "Aggregate 1 (max(blob) AS biggest): the field 'blob' is of type Binary, which cannot be aggregated: use a"
-            + " number, string, boolean, date or timestamp field");
+    assertThat(problems(m, new org.apache.hop.core.row.value.ValueMetaBinary("blob"))).containsExactly(
+        "Group by: the group-by field 'blob' is of type Binary, which cannot be a key: group by a number, string,"
+            + " boolean or timestamp field",
+        "Aggregate 1: the field 'blob' of max(blob) is of type Binary, which cannot be aggregated: aggregate a number,"
+            + " string, boolean or timestamp field");
+  }
+
+  @Test
+  void aTimeFieldThatHoldsNoTimeAndNamesThatDifferOnlyInCaseAreReportedInTheCoreWords() {
+    EventTimeWindowMeta m = valid();
+    m.setTimeField("flag");
+    m.setAggregates(List.of(new WindowAggregate(null, "count", "Merchant")));
+    assertThat(problems(m, new org.apache.hop.core.row.value.ValueMetaBoolean("flag"))).containsExactly(
+        "Time field: the time field 'flag' is of type Boolean, which holds no time: give a timestamp field, whole"
+            + " epoch numbers (INT64, or DOUBLE holding whole numbers) or date-time strings",
+        "Output fields: the output name 'Merchant' is used twice (as 'merchant' and 'Merchant': names are compared"
+            + " ignoring case): give each output column its own name");
   }
 
   @Test
