@@ -5,7 +5,6 @@ import io.eventtime.beam.EventTimeMetrics;
 import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
-import io.eventtime.beam.NdjsonIO;
 import io.eventtime.beam.ProblemRows;
 import io.eventtime.beam.RunnerDefaults;
 import io.eventtime.cli.CliException;
@@ -17,6 +16,7 @@ import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.core.Key;
 import io.eventtime.core.Values;
 import io.eventtime.core.WindowResult;
@@ -219,7 +219,7 @@ public final class BeamRunner {
           byte[] buf = lines.buffer();
           int off = lines.offset();
           int len = lines.length();
-          long position = NdjsonIO.position(fileIndex, lines.lineNumber());
+          long position = ArrivalPosition.of(fileIndex, lines.lineNumber());
           switch (rows.read(buf, off, len)) {
             case REJECTED:
               rowsIn.inc();
@@ -278,12 +278,10 @@ public final class BeamRunner {
   static Problem lateRow(Row problem, String timeColumn, List<SourceFile> files) {
     Row row = problem.getRow(ProblemRows.ROW);
     long position = row.getInt64(ARRIVAL);
-    int fileIndex = (int) (position >>> 40);
-    long line = position & ((1L << 40) - 1);
     String reason = problem.getString(ProblemRows.REASON).replaceFirst("^arrival \\d+: ", "");
     byte[] text = row.getSchema().hasField(LINE) ? row.getBytes(LINE) : new byte[0];
-    return new Problem(position, files.get(fileIndex).displayName(), line, null, reason, row.getDateTime(timeColumn).getMillis(),
-        text, true);
+    return new Problem(position, files.get(ArrivalPosition.file(position)).displayName(), ArrivalPosition.line(position),
+        null, reason, row.getDateTime(timeColumn).getMillis(), text, true);
   }
 
   /** A late or rejected row on its way from the workers to the driver. */
