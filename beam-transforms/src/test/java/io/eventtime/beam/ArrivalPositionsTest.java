@@ -64,6 +64,10 @@ class ArrivalPositionsTest {
     PAssert.that(r.late().apply(MapElements.into(TypeDescriptors.strings()).via((Row l) -> l.getString(ProblemRows.REASON))))
         .containsInAnyOrder("line 1 of " + files[1] + ": every window of event time 2026-07-18 10:00:30 had closed"
             + " at watermark 2026-07-18 10:05:00 (late policy window)");
+    PAssert.that(r.late().apply("CoreReasons", MapElements.into(TypeDescriptors.strings())
+            .via((Row l) -> ProblemRows.lateReason(l, l.getRow(ProblemRows.ROW).getInt64("_arrival")))))
+        .containsInAnyOrder("every window of event time 2026-07-18 10:00:30 had closed at watermark 2026-07-18 10:05:00"
+            + " (late policy window)");
     PipelineResult result = p.run();
     result.waitUntilFinish();
     assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(3, 2, 1, 2, 2, 0));

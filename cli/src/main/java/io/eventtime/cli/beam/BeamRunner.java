@@ -249,7 +249,7 @@ public final class BeamRunner {
   static Problem lateRow(Row problem, String timeColumn, List<SourceFile> files) {
     Row row = problem.getRow(ProblemRows.ROW);
     long position = row.getInt64(ARRIVAL);
-    String reason = problem.getString(ProblemRows.REASON).replaceFirst("^arrival \\d+: ", "");
+    String reason = ProblemRows.lateReason(problem, position);
     byte[] text = row.getSchema().hasField(LINE) ? row.getBytes(LINE) : new byte[0];
     return new Problem(position, files.get(ArrivalPosition.file(position)).displayName(), ArrivalPosition.line(position),
         null, reason, row.getDateTime(timeColumn).getMillis(), text, true);
