@@ -1,5 +1,6 @@
 package io.eventtime.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,15 +27,15 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * Arrival positions: the order in which rows arrived, which {@link EventTimeWindow} decides
- * lateness from. A position is the index of the row's file (the files in name order) above
- * {@value #LINE_BITS} bits of its line number (1-based): {@link NdjsonIO} writes it, and
- * {@link #ofLines} gives it to the lines of files of any other format (CSV, logs) for a parser of
- * one's own.
+ * lateness from. A position is the core's {@link ArrivalPosition}: the index of the row's file
+ * (the files in name order) above the bits of its line number (1-based). {@link NdjsonIO} writes
+ * it, and {@link #ofLines} gives it to the lines of files of any other format (CSV, logs) for a
+ * parser of one's own.
  *
  * <pre>{@code
  * PCollection<Row> lines = p.apply(ArrivalPositions.ofLines("orders-*.csv"));   // line, _arrival
  * PCollection<Row> rows = lines
- *     .apply(Filter.by(l -> ArrivalPositions.line(l.getInt64("_arrival")) > 1))  // the header
+ *     .apply(Filter.by(l -> ArrivalPosition.line(l.getInt64("_arrival")) > 1))   // the header
  *     .apply(MapElements.into(TypeDescriptors.rows()).via(l -> parse(l)))        // keep _arrival
  *     .setRowSchema(ordersWithArrival);
  * }</pre>
@@ -44,29 +45,12 @@ import org.apache.beam.sdk.values.Row;
  * by file and line rather than by the position's number.
  */
 public final class ArrivalPositions {
-  /** Bits of a position that hold the line number; the file's index sits above them. */
-  public static final int LINE_BITS = 40;
   /** The schema option that lists the files whose lines the positions number, in index order. */
   public static final String FILES_OPTION = "eventtime_arrival_files";
   /** The field of each line's text in {@link #ofLines}'s rows. */
   public static final String LINE_FIELD = "line";
 
   private ArrivalPositions() {}
-
-  /** The position of line {@code line} (1-based) of the {@code fileIndex}-th file. */
-  public static long of(int fileIndex, long line) {
-    return ((long) fileIndex << LINE_BITS) | line;
-  }
-
-  /** The index of the file a position is in. */
-  public static int fileIndex(long position) {
-    return (int) (position >>> LINE_BITS);
-  }
-
-  /** The line number (1-based) a position is at. */
-  public static long line(long position) {
-    return position & ((1L << LINE_BITS) - 1);
-  }
 
   /** Each line of the files that match {@code filepattern}, with its position in {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD}. */
   public static Lines ofLines(String filepattern) {
@@ -78,11 +62,11 @@ public final class ArrivalPositions {
    * ({@link #files}), else {@code arrival 12}.
    */
   static String describe(long position, List<String> files) {
-    int file = fileIndex(position);
+    int file = ArrivalPosition.file(position);
     if (files == null || position < 0 || file >= files.size()) {
       return "arrival " + position;
     }
-    return "line " + line(position) + " of " + files.get(file);
+    return "line " + ArrivalPosition.line(position) + " of " + files.get(file);
   }
 
   /** The files a schema's positions number, or null when it does not say. */
@@ -104,7 +88,10 @@ public final class ArrivalPositions {
         .setOption(FILES_OPTION, FieldType.array(FieldType.STRING), files).build()).build();
   }
 
-  /** The files that match the patterns, each once, in name order; a pattern that matches none is refused. */
+  /**
+   * The files that match the patterns, each once, in name order; a pattern that matches none is
+   * refused, and so are more files than positions number.
+   */
   static List<String> matchFiles(List<String> patterns) {
     List<String> files = new ArrayList<>();
     for (String p : patterns) {
@@ -119,7 +106,9 @@ public final class ArrivalPositions {
       }
     }
     files.sort(Comparator.naturalOrder());
-    return files.stream().distinct().toList();
+    List<String> distinct = files.stream().distinct().toList();
+    ArrivalPosition.requireFiles(distinct.size());
+    return distinct;
   }
 
   /** The files, each with its index, spread over the workers: one worker reads one file in order. */
@@ -173,7 +162,7 @@ public final class ArrivalPositions {
         long number = 0;
         for (String line; (line = in.readLine()) != null; ) {
           number++;
-          out.output(Row.withSchema(schema).addValues(line, of(fileIndex, number)).build());
+          out.output(Row.withSchema(schema).addValues(line, ArrivalPosition.of(fileIndex, number)).build());
         }
       }
     }

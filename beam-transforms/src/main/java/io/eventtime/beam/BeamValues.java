@@ -1,8 +1,10 @@
 package io.eventtime.beam;
 
 import io.eventtime.core.EventTimeParser;
+import io.eventtime.core.Key;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.Values;
+import io.eventtime.core.WindowResult;
 import io.eventtime.core.bind.InputField;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -14,6 +16,7 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
 import org.apache.beam.sdk.schemas.logicaltypes.DateTime;
 import org.apache.beam.sdk.schemas.logicaltypes.MicrosInstant;
 import org.apache.beam.sdk.schemas.logicaltypes.NanosInstant;
+import org.apache.beam.sdk.values.Row;
 import org.joda.time.ReadableInstant;
 
 /** Converts between the values of Beam rows and the core's value types. */
@@ -74,7 +77,7 @@ public final class BeamValues {
   }
 
   /** A Beam row value as the core holds it. */
-  static Object toCore(Object value) {
+  public static Object toCore(Object value) {
     if (value instanceof ReadableInstant i) {
       return java.time.Instant.ofEpochMilli(i.getMillis());
     }
@@ -90,7 +93,7 @@ public final class BeamValues {
   }
 
   /** A core value as a Beam row value of {@code type} (one of {@link #beamType}'s). */
-  static Object toBeam(Object value, FieldType type) {
+  public static Object toBeam(Object value, FieldType type) {
     if (value == null) {
       return null;
     }
@@ -113,5 +116,22 @@ public final class BeamValues {
   static List<InputField> inputFields(Schema schema) {
     return schema.getFields().stream()
         .map(f -> new InputField(f.getName(), coreType(f.getType()), f.getType().toString())).toList();
+  }
+
+  /**
+   * A window row of {@link EventTimeWindow} as the core's result: the first {@code keyCount}
+   * fields the key, then the window's start and end, then the aggregates.
+   */
+  public static WindowResult windowResult(Row window, int keyCount) {
+    Object[] key = new Object[keyCount];
+    for (int i = 0; i < keyCount; i++) {
+      key[i] = toCore(window.getValue(i));
+    }
+    Object[] values = new Object[window.getFieldCount() - keyCount - 2];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = toCore(window.getValue(keyCount + 2 + i));
+    }
+    return new WindowResult(Key.of(key), window.getDateTime(keyCount).getMillis(),
+        window.getDateTime(keyCount + 1).getMillis(), values);
   }
 }

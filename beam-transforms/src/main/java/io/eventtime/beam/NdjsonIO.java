@@ -1,5 +1,6 @@
 package io.eventtime.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.ndjson.ColumnValues;
@@ -42,7 +43,7 @@ import org.apache.beam.sdk.values.TupleTagList;
 /**
  * Reads newline-delimited JSON files as a replay of a stream: rows in arrival order, each with
  * its arrival position in the field {@value EventTimeWindow#DEFAULT_ARRIVAL_FIELD} (the files in
- * name order, then the lines of each: {@link ArrivalPositions}); the schema of the rows names the
+ * name order, then the lines of each: {@link ArrivalPosition}); the schema of the rows names the
  * files, so that late and rejected rows are told by file and line. Several files are one stream
  * only when they are read together: give one pattern (a glob) or add patterns with
  * {@link Read#and}, rather than flattening several reads, whose positions would collide. Lines
@@ -74,11 +75,6 @@ public final class NdjsonIO {
   /** The files that match {@code filepattern} (a path or a glob), in name order, as one stream. */
   public static Read read(String filepattern) {
     return new Read(List.of(filepattern), null, 1000);
-  }
-
-  /** The arrival position of line {@code line} (1-based) of the {@code fileIndex}-th file ({@link ArrivalPositions#of}). */
-  public static long position(int fileIndex, long line) {
-    return ArrivalPositions.of(fileIndex, line);
   }
 
   /** The rows read and the lines rejected. */
@@ -266,7 +262,7 @@ public final class NdjsonIO {
             reject(out, name, number, badField, line, "field " + badField + ": " + reason);
             continue;
           }
-          out.get(Read.ROWS).output(row.addValue(position(fileIndex, number)).build());
+          out.get(Read.ROWS).output(row.addValue(ArrivalPosition.of(fileIndex, number)).build());
         }
       }
     }

@@ -24,6 +24,22 @@ public final class ProblemRows {
         .build();
   }
 
+  /**
+   * A late row's reason in the core's words, as the local engines give it beside the row's file
+   * and line: the {@link #REASON} less the place the transform tells it at, which is
+   * {@link ArrivalPositions#describe} of the row's arrival {@code position} and the files its
+   * schema names, then {@code ": "}.
+   */
+  public static String lateReason(Row late, long position) {
+    String place = ArrivalPositions.describe(position, ArrivalPositions.files(late.getRow(ROW).getSchema())) + ": ";
+    String reason = late.getString(REASON);
+    if (!reason.startsWith(place)) {
+      throw new IllegalArgumentException("the late row's reason '" + reason + "' is not told at its place '" + place
+          + "': is it a late row of EventTimeWindow, and " + position + " its arrival position?");
+    }
+    return reason.substring(place.length());
+  }
+
   static Row of(Schema problemSchema, Row row, String field, String reason) {
     return Row.withSchema(problemSchema).addValues(row, field, reason).build();
   }

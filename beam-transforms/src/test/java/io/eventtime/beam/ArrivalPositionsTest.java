@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventtime.core.AggregateKind;
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowSpec;
@@ -54,12 +55,19 @@ class ArrivalPositionsTest {
   void oneReadOfTwoFilesIsOneStream_andTheLateRowIsToldByFileAndLine() throws IOException {
     Path[] files = twoFiles();
     Pipeline p = pipeline();
-    EventTimeWindowResult r = p.apply(NdjsonIO.read(dir.resolve("*.ndjson").toString())).rows().apply("W", perMinute());
+    PCollection<Row> rows = p.apply(NdjsonIO.read(dir.resolve("*.ndjson").toString())).rows();
+    PAssert.that(rows.apply("Positions", MapElements.into(TypeDescriptors.longs()).via((Row l) -> l.getInt64("_arrival"))))
+        .containsInAnyOrder(ArrivalPosition.of(0, 1), ArrivalPosition.of(0, 2), ArrivalPosition.of(1, 1));
+    EventTimeWindowResult r = rows.apply("W", perMinute());
     PAssert.that(ConformanceSuite.format("Windows", r.windows())).containsInAnyOrder(
         "2026-07-18 10:00:00|2026-07-18 10:01:00|1", "2026-07-18 10:05:00|2026-07-18 10:06:00|1");
     PAssert.that(r.late().apply(MapElements.into(TypeDescriptors.strings()).via((Row l) -> l.getString(ProblemRows.REASON))))
         .containsInAnyOrder("line 1 of " + files[1] + ": every window of event time 2026-07-18 10:00:30 had closed"
             + " at watermark 2026-07-18 10:05:00 (late policy window)");
+    PAssert.that(r.late().apply("CoreReasons", MapElements.into(TypeDescriptors.strings())
+            .via((Row l) -> ProblemRows.lateReason(l, l.getRow(ProblemRows.ROW).getInt64("_arrival")))))
+        .containsInAnyOrder("every window of event time 2026-07-18 10:00:30 had closed at watermark 2026-07-18 10:05:00"
+            + " (late policy window)");
     PipelineResult result = p.run();
     result.waitUntilFinish();
     assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(3, 2, 1, 2, 2, 0));
@@ -112,14 +120,14 @@ class ArrivalPositionsTest {
     Pipeline p = pipeline();
     PCollection<Row> lines = p.apply(ArrivalPositions.ofLines(dir.resolve("orders-*.csv").toString()));
     PAssert.that(lines.apply("Positions", MapElements.into(TypeDescriptors.strings()).via((Row l) ->
-            ArrivalPositions.fileIndex(l.getInt64("_arrival")) + ":" + ArrivalPositions.line(l.getInt64("_arrival"))
+            ArrivalPosition.file(l.getInt64("_arrival")) + ":" + ArrivalPosition.line(l.getInt64("_arrival"))
                 + "=" + l.getString(ArrivalPositions.LINE_FIELD))))
         .containsInAnyOrder("0:1=merchant,amount,t", "0:2=acme,250,2026-07-18 10:00:03", "0:3=acme,90,2026-07-18 10:05:00",
             "1:1=merchant,amount,t", "1:2=acme,7,2026-07-18 10:00:40", "1:3=acme,1,2026-07-18 10:05:30");
     Schema withFiles = ArrivalPositions.withFiles(Schema.builder().addFields(ORDERS.getFields()),
         ArrivalPositions.files(lines.getSchema()));
     PCollection<Row> orders = lines
-        .apply("SkipHeaders", Filter.by((Row l) -> ArrivalPositions.line(l.getInt64("_arrival")) > 1))
+        .apply("SkipHeaders", Filter.by((Row l) -> ArrivalPosition.line(l.getInt64("_arrival")) > 1))
         .apply("Parse", MapElements.into(TypeDescriptors.rows()).via((Row l) -> {
           String[] f = l.getString(ArrivalPositions.LINE_FIELD).split(",");
           return Row.withSchema(withFiles).addValues(f[0], Long.parseLong(f[1]), f[2], l.getInt64("_arrival")).build();
@@ -150,13 +158,10 @@ class ArrivalPositionsTest {
   }
 
   @Test
-  void positionsAreTheOnesNdjsonIoWrites() {
-    assertThat(ArrivalPositions.of(3, 17)).isEqualTo(NdjsonIO.position(3, 17)).isEqualTo((3L << 40) | 17);
-    assertThat(ArrivalPositions.fileIndex(NdjsonIO.position(3, 17))).isEqualTo(3);
-    assertThat(ArrivalPositions.line(NdjsonIO.position(3, 17))).isEqualTo(17);
-    assertThat(ArrivalPositions.describe(NdjsonIO.position(1, 4), List.of("a.csv", "b.csv"))).isEqualTo("line 4 of b.csv");
-    assertThat(ArrivalPositions.describe(NdjsonIO.position(2, 4), List.of("a.csv", "b.csv")))
-        .isEqualTo("arrival " + NdjsonIO.position(2, 4));
+  void positionsAreToldByTheCoresFileAndLine() {
+    assertThat(ArrivalPositions.describe(ArrivalPosition.of(1, 4), List.of("a.csv", "b.csv"))).isEqualTo("line 4 of b.csv");
+    assertThat(ArrivalPositions.describe(ArrivalPosition.of(2, 4), List.of("a.csv", "b.csv")))
+        .isEqualTo("arrival " + ArrivalPosition.of(2, 4));
     assertThat(ArrivalPositions.describe(9, null)).isEqualTo("arrival 9");
   }
 }

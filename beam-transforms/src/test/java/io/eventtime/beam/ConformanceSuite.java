@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eventtime.core.Accumulator;
 import io.eventtime.core.AggregateKind;
 import io.eventtime.core.AggregateSpec;
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
 import io.eventtime.core.LatePolicy;
@@ -457,7 +458,7 @@ public abstract class ConformanceSuite {
         long amount = random.nextInt(1000) - 100;
         String tag = random.nextInt(5) == 0 ? null : "t" + random.nextInt(7);
         boolean nullTime = random.nextInt(150) == 0;
-        long position = NdjsonIO.position(0, line);
+        long position = ArrivalPosition.of(0, line);
         s.rows.add(new Object[] {position, user, amount, nullTime ? null : ts, tag});
         if (nullTime) {
           s.nullTimePositions.add(position);
@@ -507,7 +508,7 @@ public abstract class ConformanceSuite {
         }
         long eventTime = parser.parse(java.time.Instant.ofEpochMilli(ts));
         if (!p.process(Key.of(r[1]), eventTime, values)) {
-          e.lateRows.add(r[0] + "|line " + ArrivalPositions.line((Long) r[0]) + " of FILE: " + p.lateReason(eventTime));
+          e.lateRows.add(r[0] + "|line " + ArrivalPosition.line((Long) r[0]) + " of FILE: " + p.lateReason(eventTime));
         }
       }
       p.finish();

@@ -5,7 +5,6 @@ import io.eventtime.beam.EventTimeMetrics;
 import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
-import io.eventtime.beam.NdjsonIO;
 import io.eventtime.beam.ProblemRows;
 import io.eventtime.beam.RunnerDefaults;
 import io.eventtime.cli.CliException;
@@ -17,8 +16,7 @@ import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
-import io.eventtime.core.Key;
-import io.eventtime.core.Values;
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.core.WindowResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,7 +29,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -145,7 +142,7 @@ public final class BeamRunner {
       EventTimeWindowResult windows = rows.apply("Window", state == null ? window : window.withState(state));
       int keys = plan.keyInputs().size();
       write(windows.windows().apply("Results", MapElements.into(TypeDescriptors.strings())
-          .via((Row r) -> encode(windowResult(r, keys)))), scratch, "windows");
+          .via((Row r) -> encode(BeamValues.windowResult(r, keys)))), scratch, "windows");
       write(windows.late().apply("LateRows", MapElements.into(TypeDescriptors.strings())
           .via((Row r) -> encode(lateRow(r, plan.timeColumn(), files)))), scratch, "late");
       write(read.get(rejectedTag).setCoder(StringUtf8Coder.of()), scratch, "rejected");
@@ -219,7 +216,7 @@ public final class BeamRunner {
           byte[] buf = lines.buffer();
           int off = lines.offset();
           int len = lines.length();
-          long position = NdjsonIO.position(fileIndex, lines.lineNumber());
+          long position = ArrivalPosition.of(fileIndex, lines.lineNumber());
           switch (rows.read(buf, off, len)) {
             case REJECTED:
               rowsIn.inc();
@@ -235,7 +232,7 @@ public final class BeamRunner {
               Row.Builder b = Row.withSchema(schema);
               for (int i = 0; i < values.length; i++) {
                 b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
-                    : toBeam(values[i]));
+                    : BeamValues.toBeam(values[i], schema.getField(i).getType()));
               }
               b.addValue(position);
               if (withLine) {
@@ -248,42 +245,14 @@ public final class BeamRunner {
     }
   }
 
-  /** A value of a converted row (already of its column's type, as {@link PlanRows} made it) as a Beam row value. */
-  private static Object toBeam(Object v) {
-    return v instanceof Instant i ? new org.joda.time.Instant(i.toEpochMilli()) : v;
-  }
-
-  private static Object toCore(Object v) {
-    if (v instanceof org.joda.time.ReadableInstant i) {
-      return Instant.ofEpochMilli(i.getMillis());
-    }
-    return v == null ? null : Values.normalize(v);
-  }
-
-  /** A window row of the transform as the core's result: keys, bounds, aggregate values. */
-  static WindowResult windowResult(Row r, int keys) {
-    Object[] key = new Object[keys];
-    for (int i = 0; i < keys; i++) {
-      key[i] = toCore(r.getValue(i));
-    }
-    Object[] values = new Object[r.getFieldCount() - keys - 2];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = toCore(r.getValue(keys + 2 + i));
-    }
-    return new WindowResult(keys == 0 ? Key.GLOBAL : Key.of(key), r.getDateTime(START).getMillis(),
-        r.getDateTime(END).getMillis(), values);
-  }
-
   /** A late row of the transform, with its source, line and reason. */
   static Problem lateRow(Row problem, String timeColumn, List<SourceFile> files) {
     Row row = problem.getRow(ProblemRows.ROW);
     long position = row.getInt64(ARRIVAL);
-    int fileIndex = (int) (position >>> 40);
-    long line = position & ((1L << 40) - 1);
-    String reason = problem.getString(ProblemRows.REASON).replaceFirst("^arrival \\d+: ", "");
+    String reason = ProblemRows.lateReason(problem, position);
     byte[] text = row.getSchema().hasField(LINE) ? row.getBytes(LINE) : new byte[0];
-    return new Problem(position, files.get(fileIndex).displayName(), line, null, reason, row.getDateTime(timeColumn).getMillis(),
-        text, true);
+    return new Problem(position, files.get(ArrivalPosition.file(position)).displayName(), ArrivalPosition.line(position),
+        null, reason, row.getDateTime(timeColumn).getMillis(), text, true);
   }
 
   /** A late or rejected row on its way from the workers to the driver. */

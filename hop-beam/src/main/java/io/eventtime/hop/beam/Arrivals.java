@@ -1,41 +1,37 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.core.ArrivalPosition;
+
 /**
  * The arrival positions of translated rows: numbers that order the rows the way Hop's local
  * engine passes them along, so that a window downstream decides lateness and a file is written
  * in the same order on every runner.
  *
  * <ul>
- *   <li>Event File Input: the file's index in name order above {@value #LINE_BITS} bits of line
- *       number.
+ *   <li>Event File Input: the core's {@link ArrivalPosition#of}: the file's index in name order
+ *       above {@value ArrivalPosition#LINE_BITS} bits of line number.
  *   <li>Event Time Window: each window row's rank in close order (window end, start, keys).
- *   <li>Other Hop transforms: the input row's position shifted by {@value #FAN_OUT_BITS} bits,
- *       plus the index of each row it gave for that input row.
+ *   <li>Other Hop transforms: the core's {@link ArrivalPosition#fanOut}: the input row's position
+ *       shifted by {@value ArrivalPosition#FAN_OUT_BITS} bits, plus the index of each row it gave
+ *       for that input row.
  *   <li>Several inputs flattened: the input's index (in the order of the hops) above the widest
  *       input's positions: the rows of the first hop, then of the second.
  * </ul>
  *
  * A stream knows how many bits its positions take ({@code width}) and by how many bits
  * consecutive rows are spread apart ({@code spread}), so that the translation refuses a
- * pipeline whose positions would not fit in 62 bits, and a window groups as many rows per
- * block whatever the spread.
+ * pipeline whose positions would not fit in {@value #MAX_BITS} bits, and a window groups as many
+ * rows per block whatever the spread.
  */
 final class Arrivals {
-  static final int LINE_BITS = 36;
+  /** The bits of line number above which a file read's positions hold the file's index. */
+  static final int LINE_BITS = ArrivalPosition.LINE_BITS;
   static final int RANK_BITS = 36;
-  static final int FAN_OUT_BITS = 8;
-  static final int MAX_FAN_OUT = 1 << FAN_OUT_BITS;
+  /** The bits a run of other Hop transforms adds to the positions of the rows it gives. */
+  static final int FAN_OUT_BITS = ArrivalPosition.FAN_OUT_BITS;
   static final int MAX_BITS = 62;
 
   private Arrivals() {}
-
-  static long filePosition(int fileIndex, long line) {
-    return ((long) fileIndex << LINE_BITS) | line;
-  }
-
-  static long fanOut(long position, int index) {
-    return (position << FAN_OUT_BITS) | index;
-  }
 
   static long flattened(int input, int widthBits, long position) {
     return ((long) input << widthBits) | position;

@@ -1,6 +1,7 @@
 package io.eventtime.hop.beam;
 
-import io.eventtime.core.Values;
+import io.eventtime.beam.BeamValues;
+import io.eventtime.core.WindowResult;
 import io.eventtime.hop.HopValues;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +18,6 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.hop.core.exception.HopValueException;
 import org.apache.hop.core.row.IRowMeta;
-import org.joda.time.ReadableInstant;
 
 /**
  * Turns the window rows of an Event Time Window into the rows the Hop transform sends on: the
@@ -45,14 +45,6 @@ final class CloseOrder extends PTransform<PCollection<Row>, PCollection<Row>> {
         .setRowSchema(layout.schema());
   }
 
-  /** A Beam value of a window row as the core holds it. */
-  static Object coreValue(Object beamValue) {
-    if (beamValue instanceof ReadableInstant i) {
-      return java.time.Instant.ofEpochMilli(i.getMillis());
-    }
-    return Values.normalize(beamValue);
-  }
-
   private static final class RankFn extends DoFn<KV<Integer, Iterable<Row>>, Row> {
     private final RowLayout layout;
     private final int keyCount;
@@ -68,20 +60,15 @@ final class CloseOrder extends PTransform<PCollection<Row>, PCollection<Row>> {
     public void process(@Element KV<Integer, Iterable<Row>> all, OutputReceiver<Row> out) throws HopValueException {
       List<Ranked> rows = new ArrayList<>();
       for (Row r : all.getValue()) {
-        Object[] keys = new Object[keyCount];
-        for (int i = 0; i < keyCount; i++) {
-          keys[i] = coreValue(r.getValue(i));
-        }
-        rows.add(new Ranked(r.getDateTime(keyCount + 1).getMillis(), r.getDateTime(keyCount).getMillis(),
-            io.eventtime.core.Key.of(keys), r));
+        rows.add(new Ranked(BeamValues.windowResult(r, keyCount), r));
       }
-      rows.sort(Comparator.comparingLong(Ranked::end).thenComparingLong(Ranked::start).thenComparing(Ranked::key));
+      rows.sort(Comparator.comparing(Ranked::result, WindowResult.CLOSE_ORDER));
       IRowMeta meta = layout.rowMeta();
       long rank = 0;
       for (Ranked ranked : rows) {
         Object[] hop = new Object[layout.size()];
         for (int i = 0; i < hop.length; i++) {
-          hop[i] = HopValues.toHop(coreValue(ranked.row.getValue(i)), meta.getValueMeta(i));
+          hop[i] = HopValues.toHop(BeamValues.toCore(ranked.row.getValue(i)), meta.getValueMeta(i));
         }
         out.output(layout.toBeam(hop, rank++));
       }
@@ -89,5 +76,5 @@ final class CloseOrder extends PTransform<PCollection<Row>, PCollection<Row>> {
     }
   }
 
-  private record Ranked(long end, long start, io.eventtime.core.Key key, Row row) {}
+  private record Ranked(WindowResult result, Row row) {}
 }

@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.fileinput.EventFileInputMeta;
 import io.eventtime.hop.fileinput.EventFileReader;
@@ -31,7 +32,7 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 /**
  * The Beam read of an Event File Input: each file read whole by one worker with the Hop
  * transform's own reader (so the values, types and reasons are those of the local engine), every
- * row tagged with its arrival position (file index, line). Unreadable lines go to the error
+ * row tagged with its arrival position (file index, line: {@link ArrivalPosition#of}). Unreadable lines go to the error
  * output when the transform has error handling.
  */
 final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
@@ -55,6 +56,7 @@ final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
+    ArrivalPosition.requireFiles(files.size());
     List<KV<Integer, String>> indexed = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       indexed.add(KV.of(i, files.get(i)));
@@ -107,7 +109,7 @@ final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
       try (EventFileReader reader = new EventFileReader(settings, List.of(fileObject))) {
         for (EventFileReader.Record r; (r = reader.next()) != null; ) {
           input.inc();
-          long position = Arrivals.filePosition(file.getKey(), r.line());
+          long position = ArrivalPosition.of(file.getKey(), r.line());
           if (!r.isRejected()) {
             written.inc();
             out.get(ROWS).output(rows.toBeam(r.values(), position));

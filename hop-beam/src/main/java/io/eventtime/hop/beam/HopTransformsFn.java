@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
@@ -14,7 +15,8 @@ import org.joda.time.Instant;
 /**
  * Runs a chain of Hop transforms (any transform plugin the registry has) row by row on a Beam
  * worker, in a {@link MiniPipeline}. The rows a transform gives for one input row get that row's
- * arrival position shifted by {@value Arrivals#FAN_OUT_BITS} bits plus their index, so they keep
+ * arrival position fanned out ({@link ArrivalPosition#fanOut}: shifted by
+ * {@value ArrivalPosition#FAN_OUT_BITS} bits plus their index), so they keep
  * the order Hop would pass them in. Each worker runs its own copy of the chain, so the
  * transforms must handle each row by itself (filters, calculators, lookups...); transforms that
  * need all rows at once are refused by the translation.
@@ -80,12 +82,12 @@ final class HopTransformsFn extends DoFn<Row, Row> {
 
   /** The next position for a row sent to target {@code i} because of the last input row. */
   private long position(int i) throws HopTransformException {
-    if (nextIndex[i] >= Arrivals.MAX_FAN_OUT) {
-      throw new HopTransformException("the transforms " + chain + " sent more than " + Arrivals.MAX_FAN_OUT
+    if (nextIndex[i] >= ArrivalPosition.MAX_FAN_OUT) {
+      throw new HopTransformException("the transforms " + chain + " sent more than " + ArrivalPosition.MAX_FAN_OUT
           + " rows to '" + targets.get(i) + "' for one input row, more than the Beam translation can keep in order:"
           + " split the work so that each row gives fewer rows");
     }
-    return Arrivals.fanOut(lastPosition, nextIndex[i]++);
+    return ArrivalPosition.fanOut(lastPosition, nextIndex[i]++);
   }
 
   @Teardown

@@ -9,7 +9,6 @@ import io.eventtime.hop.window.EventTimeWindowMeta;
 import io.eventtime.hop.window.WindowSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
@@ -24,9 +23,6 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * with the reasons worded as the local engine words them.
  */
 final class ProblemRowFns {
-  /** What the Beam transform puts in front of a late row's reason. */
-  private static final Pattern ARRIVAL = Pattern.compile("^arrival \\d+: ");
-
   private ProblemRowFns() {}
 
   /** The time field of a Hop transform and how it reads it: the same reader as on the local engine. */
@@ -88,18 +84,11 @@ final class ProblemRowFns {
     @ProcessElement
     public void process(@Element Row problem, OutputReceiver<Row> out) {
       Object[] row = RowDataUtil.resizeArray(inputValues(problem, input), late.size());
-      row[input.size()] = localReason(problem.getString(ProblemRows.REASON));
+      // the reason as the local engine gives it: the core's words, without the row's arrival position in front
+      row[input.size()] = ProblemRows.lateReason(problem, RowLayout.arrival(problem.getRow(ProblemRows.ROW)));
       written.inc();
       out.output(late.toBeam(row, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
     }
-  }
-
-  /**
-   * The reason the local engine gives for a late row: the Beam transform's (the core's words)
-   * without the row's arrival position in front.
-   */
-  static String localReason(String beamReason) {
-    return ARRIVAL.matcher(beamReason).replaceFirst("");
   }
 
   /**
