@@ -1,5 +1,11 @@
 package io.eventtime.cli;
 
+import static io.eventtime.core.contract.WorkedExamples.C;
+
+import io.eventtime.core.Stats;
+import io.eventtime.core.contract.WorkedExamples.Case;
+import io.eventtime.core.contract.WorkedExamples.Window;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,12 +16,27 @@ import java.util.List;
 public final class SeedPage {
   private SeedPage() {}
 
-  public static final String[] EVENTS = {
-      "{\"merchant\":\"acme\",\"amount\":250,\"event_time\":\"2026-07-18 10:00:03\"}",
-      "{\"merchant\":\"globex\",\"amount\":42,\"event_time\":\"2026-07-18 10:00:07\"}",
-      "{\"merchant\":\"acme\",\"amount\":980,\"event_time\":\"2026-07-18 10:01:12\"}",
-      "{\"merchant\":\"acme\",\"amount\":110,\"event_time\":\"2026-07-18 10:01:48\"}",
-      "{\"merchant\":\"globex\",\"amount\":7,\"event_time\":\"2026-07-18 10:02:20\"}"};
+  /** The page's file events.ndjson: the contract's example C. */
+  public static final String[] EVENTS = C.lines().toArray(String[]::new);
+
+  /**
+   * What the command prints for a case of example C: a line per window, the key, the window's
+   * start as {@code window} and as many of its values as {@code values} names; the stats line last.
+   */
+  static List<String> lines(Case c, String window, String... values) {
+    List<String> lines = new ArrayList<>();
+    for (Window w : c.windows()) {
+      StringBuilder b = new StringBuilder("{\"" + C.keyField() + "\":\"" + w.key() + "\",\"" + window + "\":\""
+          + w.start() + "\"");
+      for (int i = 0; i < values.length; i++) {
+        b.append(",\"").append(values[i]).append("\":").append(w.values().get(i));
+      }
+      lines.add(b.append('}').toString());
+    }
+    Stats s = c.stats();
+    lines.add(Cli.stats(s.rowsIn(), s.rowsOut(), s.lateDropped(), s.windowsClosed(), s.rowsFolded(), s.rowsRejected()));
+    return List.copyOf(lines);
+  }
 
   /** One example: the SQL and the exact lines it prints, the stats line last. */
   public record Example(String name, String sql, List<String> lines) {}
@@ -26,52 +47,31 @@ public final class SeedPage {
                 count(*) AS n,
                 sum(amount) AS total
          FROM events
-         GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)""", List.of(
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":250}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":42}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:01:00\",\"n\":2,\"total\":1090}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:02:00\",\"n\":1,\"total\":7}",
+         GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)""",
       // the page's stats line, with rows_rejected after it as the issue asks
-      "{\"stats\":{\"rows_in\":5,\"rows_out\":4,\"late_dropped\":0,\"windows_closed\":3,\"rows_folded\":5,\"rows_rejected\":0}}"));
+      lines(C.tumbling(), "w", "n", "total"));
 
   public static final Example HOP = new Example("HOP", """
       SELECT merchant,
                 HOP(event_time, INTERVAL '30 SECOND', INTERVAL '1 MINUTE') AS w,
                 count(*) AS n
          FROM events
-         GROUP BY merchant, HOP(event_time, INTERVAL '30 SECOND', INTERVAL '1 MINUTE')""", List.of(
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 09:59:30\",\"n\":1}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 09:59:30\",\"n\":1}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:00:00\",\"n\":1}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:00:00\",\"n\":1}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:00:30\",\"n\":1}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:01:00\",\"n\":2}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:01:30\",\"n\":1}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:01:30\",\"n\":1}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:02:00\",\"n\":1}",
-      "{\"stats\":{\"rows_in\":5,\"rows_out\":9,\"late_dropped\":0,\"windows_closed\":6,\"rows_folded\":5,\"rows_rejected\":0}}"));
+         GROUP BY merchant, HOP(event_time, INTERVAL '30 SECOND', INTERVAL '1 MINUTE')""",
+      lines(C.hopping(), "w", "n"));
 
   public static final Example SESSION = new Example("SESSION", """
       SELECT merchant,
                 SESSION(event_time, INTERVAL '1 MINUTE') AS w,
                 count(*) AS n
          FROM events
-         GROUP BY merchant, SESSION(event_time, INTERVAL '1 MINUTE')""", List.of(
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:00:03\",\"n\":1}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:00:07\",\"n\":1}",
-      "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:01:12\",\"n\":2}",
-      "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:02:20\",\"n\":1}",
-      "{\"stats\":{\"rows_in\":5,\"rows_out\":4,\"late_dropped\":0,\"windows_closed\":4,\"rows_folded\":5,\"rows_rejected\":0}}"));
+         GROUP BY merchant, SESSION(event_time, INTERVAL '1 MINUTE')""",
+      lines(C.session(), "w", "n"));
 
   public static final Example WINDOW_START = new Example("window_start", """
       SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)
          FROM events
-         GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)""", List.of(
-      "{\"merchant\":\"acme\",\"window_start\":\"2026-07-18 10:00:00\"}",
-      "{\"merchant\":\"globex\",\"window_start\":\"2026-07-18 10:00:00\"}",
-      "{\"merchant\":\"acme\",\"window_start\":\"2026-07-18 10:01:00\"}",
-      "{\"merchant\":\"globex\",\"window_start\":\"2026-07-18 10:02:00\"}",
-      "{\"stats\":{\"rows_in\":5,\"rows_out\":4,\"late_dropped\":0,\"windows_closed\":3,\"rows_folded\":5,\"rows_rejected\":0}}"));
+         GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)""",
+      lines(C.tumbling(), "window_start"));
 
   public static final Example BARE_NUMBER = new Example("bare number interval",
       "SELECT count(*) FROM events GROUP BY TUMBLE(event_time, 60)", List.of(

@@ -2,11 +2,16 @@ package io.eventtime.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
+
+import io.eventtime.core.Stats;
+import io.eventtime.core.contract.WorkedExamples.Window;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,16 +26,27 @@ class StateTest {
   Path dir;
 
   private Path arrivals(String name, String... times) {
-    String[] lines = new String[times.length];
-    for (int i = 0; i < times.length; i++) {
-      lines[i] = "{\"ts\":\"2026-03-01 " + times[i] + ":00\"}";
+    return arrivals(name, Stream.of(times).map(t -> "2026-03-01 " + t + ":00").toList());
+  }
+
+  private Path arrivals(String name, List<String> times) {
+    return Cli.write(dir, name, times.stream().map(t -> "{\"ts\":\"" + t + "\"}").toArray(String[]::new));
+  }
+
+  /** The lines the command prints for {@code windows}, the stats line last when given. */
+  private static List<String> printed(List<Window> windows, Stats stats) {
+    List<String> lines = new ArrayList<>(windows.stream()
+        .map(w -> "{\"window_start\":\"" + w.start() + "\",\"events\":" + w.count() + "}").toList());
+    if (stats != null) {
+      lines.add(Cli.stats(stats.rowsIn(), stats.rowsOut(), stats.lateDropped(), stats.windowsClosed(),
+          stats.rowsFolded(), stats.rowsRejected()));
     }
-    return Cli.write(dir, name, lines);
+    return lines;
   }
 
   private Cli run(String runner, Path file, Path state, String sql, String... more) {
     List<String> args = new ArrayList<>(List.of("--runner", runner, "--from", file.toString(), "--table", "events",
-        "--state", state.toString(), "--watermark-delay", "5 MINUTE", "--late-policy", "event"));
+        "--state", state.toString(), "--watermark-delay", B.delay(), "--late-policy", B.policy()));
     args.addAll(List.of(more));
     args.add(sql);
     return Cli.run(args.toArray(String[]::new));
@@ -40,33 +56,27 @@ class StateTest {
   @ValueSource(strings = {"local", "direct"})
   void exampleB_twoRunsEmitEachWindowOnce(String runner) {
     Path state = dir.resolve("state-" + runner);
-    Cli run1 = run(runner, arrivals("run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17"), state, SQL);
-    assertThat(run1.out()).containsExactly(
-        "{\"window_start\":\"2026-03-01 00:00:00\",\"events\":3}",
-        Cli.stats(5, 1, 0, 1, 5, 0));
-    Cli run2 = run(runner, arrivals("run2.ndjson", "00:05", "00:11", "00:13", "00:30", "00:34"), state, SQL);
-    assertThat(run2.out()).containsExactly(
-        "{\"window_start\":\"2026-03-01 00:10:00\",\"events\":3}",
-        Cli.stats(5, 1, 2, 1, 3, 0));
+    Cli run1 = run(runner, arrivals("run1.ndjson", B.run1().times()), state, SQL);
+    assertThat(run1.out()).isEqualTo(printed(B.run1().windows(), B.run1().stats()));
+    Cli run2 = run(runner, arrivals("run2.ndjson", B.run2().times()), state, SQL);
+    assertThat(run2.out()).isEqualTo(printed(B.run2().windows(), B.run2().stats()));
     // the stored state holds window 00:30 with two rows: a third run whose watermark passes it emits it
     Cli run3 = run(runner, arrivals("run3.ndjson", "00:50"), state, SQL);
-    assertThat(run3.out()).containsExactly(
-        "{\"window_start\":\"2026-03-01 00:30:00\",\"events\":2}",
-        Cli.stats(1, 1, 0, 1, 1, 0));
+    assertThat(run3.out()).isEqualTo(printed(B.run2().open(), new Stats(1, 1, 0, 1, 1, 0)));
   }
 
   @Test
   void localAndDirectShareTheState() {
     Path state = dir.resolve("shared");
-    run("local", arrivals("run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17"), state, SQL);
-    Cli run2 = run("direct", arrivals("run2.ndjson", "00:05", "00:11", "00:13", "00:30", "00:34"), state, SQL);
-    assertThat(run2.rows()).containsExactly("{\"window_start\":\"2026-03-01 00:10:00\",\"events\":3}");
+    run("local", arrivals("run1.ndjson", B.run1().times()), state, SQL);
+    Cli run2 = run("direct", arrivals("run2.ndjson", B.run2().times()), state, SQL);
+    assertThat(run2.rows()).isEqualTo(printed(B.run2().windows(), null));
   }
 
   @Test
   void aStateOfAnotherQueryIsRefusedAndKept() throws IOException {
     Path state = dir.resolve("state");
-    Path run1 = arrivals("run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17");
+    Path run1 = arrivals("run1.ndjson", B.run1().times());
     run("local", run1, state, SQL);
     byte[] stored = Files.readAllBytes(state.resolve("state.json"));
     Cli other = run("local", run1, state, SQL.replace("10 MINUTE", "5 MINUTE"));
@@ -87,7 +97,7 @@ class StateTest {
   @Test
   void aRefusedRunLeavesTheStateAsItWas() throws IOException {
     Path state = dir.resolve("state");
-    run("local", arrivals("run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17"), state, SQL);
+    run("local", arrivals("run1.ndjson", B.run1().times()), state, SQL);
     byte[] stored = Files.readAllBytes(state.resolve("state.json"));
     Path unwritable = dir.resolve("no/such/dir/late.ndjson");
     Cli failed = run("local", arrivals("run2.ndjson", "00:05", "00:30"), state, SQL, "--late-output",

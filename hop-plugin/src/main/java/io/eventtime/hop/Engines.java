@@ -1,6 +1,7 @@
 package io.eventtime.hop;
 
 import org.apache.hop.core.exception.HopException;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.transform.BaseTransform;
 import org.apache.hop.pipeline.transform.ITransformData;
 
@@ -19,6 +20,8 @@ import org.apache.hop.pipeline.transform.ITransformData;
  * transforms to Beam transforms of their own and never run them in such a pipeline.
  */
 public final class Engines {
+  private static final Class<?> PKG = Engines.class;
+
   private Engines() {}
 
   /** True when the transform runs inside one of Hop's own Beam engines' mini-pipelines. */
@@ -28,10 +31,7 @@ public final class Engines {
 
   /** Why {@code transformName} refuses to run on Hop's own Beam engines, and where to run it instead. */
   public static String refusal(String transformName, String whatWouldGoWrong) {
-    return "Transform '" + transformName + "' cannot run on Hop's own Beam engines (Beam Direct, Flink, Spark,"
-        + " Dataflow): they run it on each worker in a small pipeline that never sees the end of the input, so "
-        + whatWouldGoWrong + ". Run this pipeline on the \"Beam Direct (eventtime)\", \"Beam Flink (eventtime)\" or"
-        + " \"Beam Spark (eventtime)\" engines, or on the local engine";
+    return BaseMessages.getString(PKG, "Engines.Refusal", transformName, whatWouldGoWrong);
   }
 
   /** For init(): false, with the refusal logged, on Hop's own Beam engines. */

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
+import org.apache.hop.i18n.BaseMessages;
 
 /**
  * Reads the event time of a row from a Hop value: a Date or Timestamp, a whole epoch number
@@ -14,6 +15,8 @@ import java.util.List;
  * to it.
  */
 public final class EventTimeReader {
+  private static final Class<?> PKG = EventTimeReader.class;
+
   private final EventTimeParser parser;
 
   private EventTimeReader(EventTimeParser parser) {
@@ -29,26 +32,28 @@ public final class EventTimeReader {
   public static EventTimeReader of(String format, String epochUnit, String timeZone, List<String> problems) {
     EventTimeParser parser = EventTimeParser.defaults();
     int before = problems.size();
-    if (!isBlank(format) && !Settings.undefinedVariable("Time format", format, problems)) {
+    String formatLabel = BaseMessages.getString(PKG, "EventTimeReader.Setting.TimeFormat");
+    String unitLabel = BaseMessages.getString(PKG, "EventTimeReader.Setting.EpochUnit");
+    String zoneLabel = BaseMessages.getString(PKG, "EventTimeReader.Setting.TimeZone");
+    if (!isBlank(format) && !Settings.undefinedVariable(formatLabel, format, problems)) {
       try {
         parser = parser.withPattern(format.trim());
       } catch (IllegalArgumentException e) {
-        problems.add("Time format: " + e.getMessage());
+        problems.add(BaseMessages.getString(PKG, "Settings.Problem.Setting", formatLabel, e.getMessage()));
       }
     }
-    if (!isBlank(epochUnit) && !Settings.undefinedVariable("Epoch unit", epochUnit, problems)) {
+    if (!isBlank(epochUnit) && !Settings.undefinedVariable(unitLabel, epochUnit, problems)) {
       try {
         parser = parser.withEpochUnit(EventTimeParser.EpochUnit.parse(epochUnit));
       } catch (IllegalArgumentException e) {
-        problems.add("Epoch unit: " + e.getMessage());
+        problems.add(BaseMessages.getString(PKG, "Settings.Problem.Setting", unitLabel, e.getMessage()));
       }
     }
-    if (!isBlank(timeZone) && !Settings.undefinedVariable("Time zone", timeZone, problems)) {
+    if (!isBlank(timeZone) && !Settings.undefinedVariable(zoneLabel, timeZone, problems)) {
       try {
         parser = parser.withZone(ZoneId.of(timeZone.trim()));
       } catch (DateTimeException e) {
-        problems.add("Time zone: '" + timeZone + "' is not a time zone: give a zone id such as UTC,"
-            + " Europe/Paris or +02:00");
+        problems.add(BaseMessages.getString(PKG, "EventTimeReader.Problem.TimeZone", timeZone));
       }
     }
     return problems.size() == before ? new EventTimeReader(parser) : null;

@@ -13,6 +13,7 @@ import org.apache.hop.core.ICheckResult;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.transform.BaseTransform;
 import org.apache.hop.pipeline.transform.TransformMeta;
 
@@ -22,6 +23,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * and the run refuse the same settings with the same words.
  */
 public final class Settings {
+  private static final Class<?> PKG = Settings.class;
+
   private Settings() {}
 
   /** The setting with variables resolved and trimmed; null when blank. */
@@ -40,8 +43,7 @@ public final class Settings {
   public static Long positiveDuration(String label, String text, List<String> problems) {
     Long millis = duration(label, text, problems);
     if (millis != null && millis <= 0) {
-      problems.add(label + ": must be positive, got '" + text + "': give a duration greater than zero,"
-          + " e.g. 10 MINUTE");
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.DurationNotPositive", label, text));
       return null;
     }
     return millis;
@@ -50,7 +52,7 @@ public final class Settings {
   /** A duration setting in milliseconds that may be zero, or null with a problem. */
   public static Long duration(String label, String text, List<String> problems) {
     if (text == null) {
-      problems.add(label + ": missing: give a duration such as 10 MINUTE, 30 SECONDS or 500 MILLISECONDS");
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.NoDuration", label));
       return null;
     }
     if (undefinedVariable(label, text, problems)) {
@@ -59,12 +61,12 @@ public final class Settings {
     try {
       long millis = DurationText.parseMillis(text);
       if (millis < 0) {
-        problems.add(label + ": must not be negative, got '" + text + "': give 0 or a positive duration");
+        problems.add(BaseMessages.getString(PKG, "Settings.Problem.DurationNegative", label, text));
         return null;
       }
       return millis;
     } catch (IllegalArgumentException | ArithmeticException e) {
-      problems.add(label + ": " + e.getMessage());
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.Setting", label, e.getMessage()));
       return null;
     }
   }
@@ -72,7 +74,7 @@ public final class Settings {
   /** The index of a field in the input, or -1 with a problem that lists the fields there are. */
   public static int fieldIndex(String label, String field, IRowMeta input, List<String> problems) {
     if (field == null) {
-      problems.add(label + ": missing: pick a field of the input");
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.NoField", label));
       return -1;
     }
     if (undefinedVariable(label, field, problems)) {
@@ -83,8 +85,8 @@ public final class Settings {
     }
     int index = input.indexOfValue(field);
     if (index < 0) {
-      problems.add(label + ": the field '" + field + "' is not in the input: pick one of "
-          + String.join(", ", input.getFieldNames()));
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.FieldNotInInput", label, field,
+          String.join(", ", input.getFieldNames())));
     }
     return index;
   }
@@ -99,8 +101,7 @@ public final class Settings {
     if (!m.find()) {
       return false;
     }
-    problems.add(label + ": the variable " + m.group() + " is not defined: give it a value (a pipeline parameter,"
-        + " a variable of the run configuration or of the environment), or write the setting without it");
+    problems.add(BaseMessages.getString(PKG, "Settings.Problem.UndefinedVariable", label, m.group()));
     return true;
   }
 
@@ -114,7 +115,7 @@ public final class Settings {
       List<String> problems) {
     int copies = transformMeta.getCopies(variables);
     if (copies > 1) {
-      problems.add("Copies: it runs in " + copies + " copies, " + why + ": set the number of copies to 1");
+      problems.add(BaseMessages.getString(PKG, "Settings.Problem.Copies", copies, why));
     }
   }
 
@@ -150,7 +151,7 @@ public final class Settings {
 
   /** Why a transform refuses to run: the problems, one a line. */
   public static String refusal(String transformName, List<String> problems) {
-    return "The settings of transform '" + transformName + "' are not valid:\n  - " + String.join("\n  - ", problems);
+    return BaseMessages.getString(PKG, "Settings.Refusal", transformName, String.join("\n  - ", problems));
   }
 
   public static List<String> problems() {

@@ -1,5 +1,8 @@
 package io.eventtime.core.state;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
+import static io.eventtime.core.contract.WorkedExamples.C;
+
 import io.eventtime.core.AggregateKind;
 import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.EventTimeParser;
@@ -27,10 +30,10 @@ final class StateFixtures {
     return LocalDateTime.parse("2026-03-01T" + hhmm).toInstant(ZoneOffset.UTC).toEpochMilli();
   }
 
-  /** Example B's query: tumbling 10 min, delay 5 min, policy event, count(*). */
+  /** Example B's query (the shared fixture's): tumbling 10 min, delay 5 min, policy event, count(*). */
   static WindowQuery exampleB() {
-    return WindowQuery.of(WindowSpec.tumbling(10 * MIN)).withDelay(5 * MIN).withLatePolicy(LatePolicy.EVENT)
-        .withAggregates(AggregateSpec.countAll("events"));
+    return WindowQuery.of(WindowSpec.tumbling(B.sizeMillis())).withDelay(B.delayMillis())
+        .withLatePolicy(LatePolicy.parse(B.policy())).withAggregates(AggregateSpec.countAll("events"));
   }
 
   /** The query of the example in docs/state.md: example C's events by merchant, with a 1 minute delay. */
@@ -47,16 +50,9 @@ final class StateFixtures {
 
   /** The state the docs example shows: example C's five events run through {@link #docsQuery}. */
   static OpenState docsState(List<String> emitted) {
-    Object[][] rows = {
-        {"acme", 250L, "2026-07-18 10:00:03"},
-        {"globex", 42L, "2026-07-18 10:00:07"},
-        {"acme", 980L, "2026-07-18 10:01:12"},
-        {"acme", 110L, "2026-07-18 10:01:48"},
-        {"globex", 7L, "2026-07-18 10:02:20"},
-    };
     WindowProcessor p = new WindowProcessor(docsQuery(), r -> emitted.add(show(r)));
     EventTimeParser parser = EventTimeParser.defaults();
-    for (Object[] row : rows) {
+    for (Object[] row : C.rows()) {
       Object amount = row[1];
       p.process(Key.of(row[0]), parser.parse(row[2]), new Object[] {null, amount, amount, amount, amount, amount, amount});
     }

@@ -1,5 +1,6 @@
 package io.eventtime.core.state;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
 import static io.eventtime.core.state.StateFixtures.MIN;
 import static io.eventtime.core.state.StateFixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +11,7 @@ import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.contract.WorkedExamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,27 +27,35 @@ class StateStoreTest {
   Path tmp;
 
   /** One run of example B's query from the state in {@code dir}: returns the windows it emits. */
-  private static List<String> runB(Path dir, List<Boolean> folded, String... arrivals) {
+  private static List<String> runB(Path dir, List<Boolean> folded, String... minutes) {
+    return runB(dir, folded, Stream.of(minutes).map(m -> "2026-03-01 " + m + ":00").toList());
+  }
+
+  /** One run of example B's query from the state in {@code dir}, the arrivals as TimeText. */
+  private static List<String> runB(Path dir, List<Boolean> folded, List<String> arrivals) {
     List<String> emitted = new ArrayList<>();
     try (StateStore store = StateStore.open(dir, StateFixtures.exampleB())) {
       WindowProcessor p = new WindowProcessor(StateFixtures.exampleB(),
-          r -> emitted.add(TimeText.format(r.start()) + " " + TimeText.format(r.end()) + " " + r.values()[0]),
+          r -> emitted.add(TimeText.format(r.start()) + "|" + TimeText.format(r.end()) + "|" + r.values()[0]),
           store.load());
       for (String t : arrivals) {
-        folded.add(p.process(Key.GLOBAL, at(t), new Object[] {null}));
+        folded.add(p.process(Key.GLOBAL, WorkedExamples.millis(t), new Object[] {null}));
       }
       store.commit(p.hold());
     }
     return emitted;
   }
 
+  private static List<String> texts(List<WorkedExamples.Window> windows) {
+    return windows.stream().map(WorkedExamples.Window::text).toList();
+  }
+
   @Test
   void exampleB_twoRunsThroughTheStateFiles() throws IOException {
     Path dir = tmp.resolve("state");
     List<Boolean> folded1 = new ArrayList<>();
-    assertThat(runB(dir, folded1, "00:01", "00:04", "00:08", "00:12", "00:17"))
-        .containsExactly("2026-03-01 00:00:00 2026-03-01 00:10:00 3");
-    assertThat(folded1).containsExactly(true, true, true, true, true);
+    assertThat(runB(dir, folded1, B.run1().times())).isEqualTo(texts(B.run1().windows()));
+    assertThat(folded1).isEqualTo(B.run1().folded());
     assertThat(Files.readString(dir.resolve("state.json"))).isEqualTo("""
         {
           "format": "eventtime-state",
@@ -71,25 +81,21 @@ class StateStoreTest {
         "601b1f872b97b7ea75e7f308eba33358274fd4014e344b7a4c265c9a11365592"));
 
     List<Boolean> folded2 = new ArrayList<>();
-    assertThat(runB(dir, folded2, "00:05", "00:11", "00:13", "00:30", "00:34"))
-        .containsExactly("2026-03-01 00:10:00 2026-03-01 00:20:00 3");
-    assertThat(folded2).containsExactly(false, false, true, true, true);
+    assertThat(runB(dir, folded2, B.run2().times())).isEqualTo(texts(B.run2().windows()));
+    assertThat(folded2).isEqualTo(B.run2().folded());
 
     try (StateStore store = StateStore.open(dir, StateFixtures.exampleB())) {
       OpenState state = store.load();
-      assertThat(state.maxEventTime() - 5 * MIN).as("stored watermark").isEqualTo(at("00:29"));
-      assertThat(state.nextArrival()).isEqualTo(10);
-      assertThat(state.windows()).singleElement().satisfies(w -> {
-        assertThat(w.key()).isEqualTo(Key.GLOBAL);
-        assertThat(w.start()).isEqualTo(at("00:30"));
-        assertThat(w.end()).isEqualTo(at("00:40"));
-        assertThat(w.accumulators()[0].result()).isEqualTo(2L);
-      });
+      assertThat(state.maxEventTime() - B.delayMillis()).as("stored watermark").isEqualTo(B.run2().watermarkMillis());
+      assertThat(state.nextArrival()).isEqualTo(B.run1().times().size() + B.run2().times().size());
+      assertThat(state.windows()).allSatisfy(w -> assertThat(w.key()).isEqualTo(Key.GLOBAL));
+      assertThat(state.windows().stream().map(w -> TimeText.format(w.start()) + "|" + TimeText.format(w.end()) + "|"
+          + w.accumulators()[0].result()).toList()).isEqualTo(texts(B.run2().open()));
       List<String> flushed = new ArrayList<>();
       WindowProcessor last = new WindowProcessor(StateFixtures.exampleB(),
-          r -> flushed.add(TimeText.format(r.start()) + " " + r.values()[0]), state);
+          r -> flushed.add(TimeText.format(r.start()) + "|" + TimeText.format(r.end()) + "|" + r.values()[0]), state);
       last.finish();
-      assertThat(flushed).containsExactly("2026-03-01 00:30:00 2");
+      assertThat(flushed).isEqualTo(texts(B.run2().open()));
     }
   }
 

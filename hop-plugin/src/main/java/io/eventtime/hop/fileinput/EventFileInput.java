@@ -6,6 +6,7 @@ import io.eventtime.hop.Settings;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.transform.BaseTransform;
@@ -17,6 +18,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * error handling with the file, line, field and reason.
  */
 public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileInputData> {
+  private static final Class<?> PKG = EventFileInputMeta.class;
+
   public EventFileInput(TransformMeta transformMeta, EventFileInputMeta meta, EventFileInputData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -28,7 +31,7 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
       return false;
     }
     data.settings = Settings.resolvedAtInit(this, problems -> {
-      Settings.requireOneCopy(getTransformMeta(), this, EventFileInputMeta.COPIES, problems);
+      Settings.requireOneCopy(getTransformMeta(), this, EventFileInputMeta.copies(), problems);
       return meta.resolve(this, problems);
     });
     if (data.settings == null) {
@@ -46,8 +49,8 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
-  private static final String ON_HOPS_BEAM_ENGINES = "its rows would not keep their arrival order, and the lines"
-      + " it rejects would not reach its error hop";
+  private static final String ON_HOPS_BEAM_ENGINES =
+      BaseMessages.getString(PKG, "EventFileInput.Problem.OnHopsBeamEngines");
 
   @Override
   public boolean processRow() throws HopException {
@@ -70,10 +73,10 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
           record.errorField() == null ? "" : record.errorField(), ErrorCodes.UNREADABLE);
     } else {
       incrementLinesRejected();
-      logBasic("Rejected " + record.error() + " (turn on error handling to receive rejected rows)");
+      logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.Rejected", record.error()));
     }
     if (checkFeedback(getLinesInput())) {
-      logBasic("Read " + getLinesInput() + " rows");
+      logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.Read", getLinesInput()));
     }
     return true;
   }
@@ -84,7 +87,7 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
       try {
         data.reader.close();
       } catch (IOException e) {
-        logError("Could not close " + e.getMessage());
+        logError(BaseMessages.getString(PKG, "EventFileInput.Log.CloseFailed", e.getMessage()));
       }
     }
     super.dispose();

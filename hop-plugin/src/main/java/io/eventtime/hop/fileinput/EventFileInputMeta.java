@@ -37,7 +37,9 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
   private static final Class<?> PKG = EventFileInputMeta.class;
 
   /** What copies would do, for the check and the run's refusal. */
-  static final String COPIES = "and each copy would read every file again, its rows mixed with the other copies'";
+  static String copies() {
+    return BaseMessages.getString(PKG, "EventFileInputMeta.Problem.Copies");
+  }
 
   @HopMetadataProperty(
       groupKey = "files",
@@ -138,8 +140,8 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     if (!list.getNonExistentFiles().isEmpty() || !list.getNonAccessibleFiles().isEmpty()) {
       List<FileObject> missing = new ArrayList<>(list.getNonExistentFiles());
       missing.addAll(list.getNonAccessibleFiles());
-      throw new HopException("Files: cannot read " + FileInputList.getRequiredFilesDescription(missing).trim()
-          + ": check the path, the mask and the permissions");
+      throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.CannotRead",
+          FileInputList.getRequiredFilesDescription(missing).trim()));
     }
     List<FileObject> found = new ArrayList<>(list.getFiles());
     found.sort(Comparator.comparing(f -> f.getName().getPath()));
@@ -166,14 +168,14 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
       IHopMetadataProvider metadataProvider) {
     List<String> problems = Settings.problems();
     if (input.length > 0) {
-      problems.add("Input: this transform reads files and takes no rows: remove the hops into it");
+      problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.Input"));
     }
     resolve(variables, problems);
-    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
+    Settings.requireOneCopy(transformMeta, variables, copies(), problems);
     if (problems.isEmpty()) {
       try {
         if (listFiles(variables).isEmpty()) {
-          problems.add("Files: no file matches the list: check the folders and masks");
+          problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFileMatches"));
         }
       } catch (HopException e) {
         problems.add(e.getMessage().strip());

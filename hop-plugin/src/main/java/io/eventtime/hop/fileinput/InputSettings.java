@@ -16,6 +16,7 @@ import org.apache.hop.core.row.value.ValueMetaFactory;
 import org.apache.hop.core.row.value.ValueMetaInteger;
 import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.i18n.BaseMessages;
 
 /**
  * The settings of an Event File Input with variables resolved and checked: the format, the
@@ -23,6 +24,7 @@ import org.apache.hop.core.variables.IVariables;
  * reading starts.
  */
 public final class InputSettings {
+  private static final Class<?> PKG = EventFileInputMeta.class;
   public static final String[] FORMATS = {"ndjson", "csv"};
   public static final String[] TYPES = {"String", "Integer", "Number", "BigNumber", "Boolean", "Timestamp", "Date"};
 
@@ -58,8 +60,9 @@ public final class InputSettings {
   private static InputSettings build(EventFileInputMeta meta, IVariables variables, List<String> problems) {
     String format = Settings.resolve(variables, meta.getFormat());
     String f = format == null ? "ndjson" : format.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", format, problems)) {
-      problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable(
+        BaseMessages.getString(PKG, "EventFileInputMeta.Setting.Format"), format, problems)) {
+      problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.UnknownFormat", format));
     }
     boolean csv = f.equals("csv");
     char delimiter = ',';
@@ -67,7 +70,7 @@ public final class InputSettings {
     if (csv && delimiterText != null && !delimiterText.isEmpty()) {
       String d = delimiterText.equals("\\t") ? "\t" : delimiterText;
       if (d.length() != 1) {
-        problems.add("CSV delimiter: '" + delimiterText + "' is not one character: give one, e.g. , or ; or \\t");
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.Delimiter", delimiterText));
       } else {
         delimiter = d.charAt(0);
       }
@@ -78,7 +81,7 @@ public final class InputSettings {
       try {
         zone = ZoneId.of(zoneText);
       } catch (DateTimeException e) {
-        problems.add("Time zone: '" + zoneText + "' is not a time zone: give a zone id such as UTC or Europe/Paris");
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.TimeZone", zoneText));
       }
     }
     String filenameField = Settings.resolve(variables, meta.getFilenameField());
@@ -88,37 +91,40 @@ public final class InputSettings {
         filenameField == null ? -1 : n, lineNumberField == null ? -1 : n + (filenameField == null ? 0 : 1));
 
     if (meta.getFiles().stream().allMatch(file -> Settings.resolve(variables, file.getName()) == null)) {
-      problems.add("Files: none: add a file, or a folder with a regular expression for the file names");
+      problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFiles"));
     }
     for (int i = 0; i < meta.getFiles().size(); i++) {
-      Settings.undefinedVariable("File " + (i + 1), Settings.resolve(variables, meta.getFiles().get(i).getName()),
-          problems);
+      Settings.undefinedVariable(BaseMessages.getString(PKG, "EventFileInputMeta.Setting.File", i + 1),
+          Settings.resolve(variables, meta.getFiles().get(i).getName()), problems);
     }
     if (n == 0) {
-      problems.add("Fields: none: list the fields to read (the Get fields button reads them from the first file)");
+      problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFields"));
     }
     List<String> names = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       InputField field = meta.getFields().get(i);
       String name = Settings.resolve(variables, field.getName());
       String type = Settings.resolve(variables, field.getType());
-      String where = "Field " + (i + 1) + (name == null ? "" : " '" + name + "'") + ": ";
+      String where = name == null ? BaseMessages.getString(PKG, "EventFileInputMeta.Setting.Field", i + 1)
+          : BaseMessages.getString(PKG, "EventFileInputMeta.Setting.NamedField", i + 1, name);
       if (name == null) {
-        problems.add(where + "no name: give the JSON key or CSV column to read");
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldNoName", where));
         name = "field_" + (i + 1);
       }
       names.add(name);
       IValueMeta valueMeta;
       int typeId = type == null ? IValueMeta.TYPE_NONE : ValueMetaFactory.getIdForValueMeta(type);
-      if (!List.of(TYPES).contains(type) || typeId == IValueMeta.TYPE_NONE) {
-        problems.add(where + (type == null ? "no type" : "the type '" + type + "' is not one this transform reads")
-            + ": choose one of " + String.join(", ", TYPES));
+      if (type == null || !List.of(TYPES).contains(type) || typeId == IValueMeta.TYPE_NONE) {
+        String types = String.join(", ", TYPES);
+        problems.add(type == null ? BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldNoType", where, types)
+            : BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldUnknownType", where, type, types));
         typeId = IValueMeta.TYPE_STRING;
       }
       try {
         valueMeta = ValueMetaFactory.createValueMeta(name, typeId);
       } catch (HopPluginException e) {
-        problems.add(where + "cannot make a field of type " + type + ": " + e.getMessage());
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldCannotMake", where, type,
+            e.getMessage()));
         valueMeta = new ValueMetaString(name);
       }
       EventTimeParser parser = EventTimeParser.defaults().withZone(zone);
@@ -127,7 +133,7 @@ public final class InputSettings {
         try {
           parser = parser.withPattern(pattern);
         } catch (IllegalArgumentException e) {
-          problems.add(where + e.getMessage());
+          problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldPattern", where, e.getMessage()));
         }
       }
       s.fieldNames.add(name);

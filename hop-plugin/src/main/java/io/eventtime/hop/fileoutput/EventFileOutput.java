@@ -13,6 +13,7 @@ import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowMeta;
 import org.apache.hop.core.vfs.HopVfs;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.transform.BaseTransform;
@@ -23,6 +24,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * whenever no more rows are waiting, so that the rows of a live stream reach it without delay.
  */
 public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFileOutputData> {
+  private static final Class<?> PKG = EventFileOutputMeta.class;
+
 
   public EventFileOutput(TransformMeta transformMeta, EventFileOutputMeta meta, EventFileOutputData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
@@ -37,14 +40,14 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
     // the fields too where the design tells them: nothing is opened before all is checked
     IRowMeta layout = Settings.previousLayout(this);
     return Settings.resolvedAtInit(this, problems -> {
-      Settings.requireOneCopy(getTransformMeta(), this, EventFileOutputMeta.COPIES, problems);
+      Settings.requireOneCopy(getTransformMeta(), this, EventFileOutputMeta.copies(), problems);
       return meta.resolve(this, layout, problems);
     }) != null;
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
-  private static final String ON_HOPS_BEAM_ENGINES = "each worker would write the file over the other workers'"
-      + " rows, in no particular order";
+  private static final String ON_HOPS_BEAM_ENGINES =
+      BaseMessages.getString(PKG, "EventFileOutput.Problem.OnHopsBeamEngines");
 
   @Override
   public boolean processRow() throws HopException {
@@ -67,7 +70,8 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
         data.writer.flush();
       }
     } catch (IOException e) {
-      throw new HopException("Cannot write to " + data.settings.filename() + ": " + e.getMessage(), e);
+      throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.CannotWrite", data.settings.filename(),
+          e.getMessage()), e);
     }
     putRow(getInputRowMeta(), row);
     return true;
@@ -84,7 +88,7 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
     try {
       FileObject file = HopVfs.getFileObject(name, this);
       if (file.isFolder()) {
-        throw new HopException("File name: " + name + " is a folder: give the name of a file in it");
+        throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.IsFolder", name));
       }
       if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
         file.getParent().createFolder();
@@ -94,7 +98,7 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
       data.writer = new EventFileWriter(stream, input, data.settings.columns(), data.settings.csv(),
           data.settings.delimiter(), data.settings.csv() && writeHeader);
     } catch (IOException e) {
-      throw new HopException("Cannot open " + name + " for writing: " + e.getMessage(), e);
+      throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.CannotOpen", name, e.getMessage()), e);
     }
   }
 
@@ -127,7 +131,8 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
       try {
         data.writer.close();
       } catch (IOException e) {
-        throw new HopException("Cannot close " + data.settings.filename() + ": " + e.getMessage(), e);
+        throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.CannotClose",
+            data.settings.filename(), e.getMessage()), e);
       } finally {
         data.writer = null;
       }

@@ -32,7 +32,10 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
   private static final Class<?> PKG = EventFileOutputMeta.class;
 
   /** What copies would do, for the check and the run's refusal. */
-  static final String COPIES = "and each copy would write the same file over the others' rows";
+  static String copies() {
+    return BaseMessages.getString(PKG, "EventFileOutputMeta.Problem.Copies");
+  }
+
   public static final String[] FORMATS = {"ndjson", "csv"};
 
   @HopMetadataProperty(
@@ -110,21 +113,22 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
     int before = problems.size();
     String file = Settings.resolve(variables, filename);
     if (file == null) {
-      problems.add("File name: missing: give the file to write, e.g. ${java.io.tmpdir}/windows.ndjson");
+      problems.add(BaseMessages.getString(PKG, "EventFileOutputMeta.Problem.NoFilename"));
     } else {
-      Settings.undefinedVariable("File name", file, problems);
+      Settings.undefinedVariable(BaseMessages.getString(PKG, "EventFileOutputMeta.Setting.Filename"), file, problems);
     }
     String resolvedFormat = Settings.resolve(variables, format);
     String f = resolvedFormat == null ? "ndjson" : resolvedFormat.toLowerCase(Locale.ROOT);
-    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable("Format", resolvedFormat, problems)) {
-      problems.add("Format: '" + format + "' is unknown: choose ndjson or csv");
+    if (!f.equals("ndjson") && !f.equals("csv") && !Settings.undefinedVariable(
+        BaseMessages.getString(PKG, "EventFileOutputMeta.Setting.Format"), resolvedFormat, problems)) {
+      problems.add(BaseMessages.getString(PKG, "EventFileOutputMeta.Problem.UnknownFormat", format));
     }
     char delimiter = ',';
     String d = variables == null ? csvDelimiter : variables.resolve(csvDelimiter);
     if (f.equals("csv") && d != null && !d.isEmpty()) {
       d = d.equals("\\t") ? "\t" : d;
       if (d.length() != 1) {
-        problems.add("CSV delimiter: '" + csvDelimiter + "' is not one character: give one, e.g. , or ; or \\t");
+        problems.add(BaseMessages.getString(PKG, "EventFileOutputMeta.Problem.Delimiter", csvDelimiter));
       } else {
         delimiter = d.charAt(0);
       }
@@ -139,8 +143,8 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
       } else {
         columns = new int[fields.size()];
         for (int i = 0; i < columns.length; i++) {
-          columns[i] = Settings.fieldIndex("Field " + (i + 1), Settings.resolve(variables, fields.get(i).getName()),
-              input, problems);
+          columns[i] = Settings.fieldIndex(BaseMessages.getString(PKG, "EventFileOutputMeta.Setting.Field", i + 1),
+              Settings.resolve(variables, fields.get(i).getName()), input, problems);
         }
       }
     }
@@ -153,10 +157,10 @@ public class EventFileOutputMeta extends BaseTransformMeta<EventFileOutput, Even
       IHopMetadataProvider metadataProvider) {
     List<String> problems = Settings.problems();
     if (input.length == 0) {
-      problems.add("No input: connect the transform whose rows to write");
+      problems.add(BaseMessages.getString(PKG, "EventFileOutputMeta.Problem.NoInput"));
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
-    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
+    Settings.requireOneCopy(transformMeta, variables, copies(), problems);
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventFileOutput.CheckResult.OK"));
   }
 

@@ -9,6 +9,7 @@ import org.apache.hop.core.exception.HopTransformException;
 import org.apache.hop.core.exception.HopValueException;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowDataUtil;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.transform.BaseTransform;
@@ -19,6 +20,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * time is missing or unreadable goes to error handling with the field and the reason.
  */
 public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeStampData> {
+  private static final Class<?> PKG = EventTimeStampMeta.class;
+
   public EventTimeStamp(TransformMeta transformMeta, EventTimeStampMeta meta, EventTimeStampData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -66,11 +69,11 @@ public class EventTimeStamp extends BaseTransform<EventTimeStampMeta, EventTimeS
   private void reject(Object[] row, String reason) throws HopTransformException {
     String field = data.settings.timeField();
     if (getTransformMeta().isDoingErrorHandling()) {
-      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, ErrorCodes.REJECTED);
+      putError(getInputRowMeta(), row, 1, BaseMessages.getString(PKG, "EventTimeStamp.Rejected.Description", field,
+          reason), field, ErrorCodes.REJECTED);
     } else {
       incrementLinesRejected();
-      logBasic("Row " + getLinesRead() + " rejected, field '" + field + "': " + reason
-          + " (turn on error handling to receive rejected rows)");
+      logBasic(BaseMessages.getString(PKG, "EventTimeStamp.Log.Rejected", getLinesRead(), field, reason));
     }
   }
 }

@@ -77,13 +77,13 @@ public class EventTimeStampMeta extends BaseTransformMeta<EventTimeStamp, EventT
   public StampSettings resolve(IVariables variables, IRowMeta input, List<String> problems) {
     int before = problems.size();
     String field = Settings.resolve(variables, timeField);
-    int index = Settings.fieldIndex("Time field", field, input, problems);
+    int index = Settings.fieldIndex(BaseMessages.getString(PKG, "EventTimeStampMeta.Setting.TimeField"), field, input,
+        problems);
     EventTimeReader reader = EventTimeReader.of(Settings.resolve(variables, timeFormat),
         Settings.resolve(variables, epochUnit), Settings.resolve(variables, timeZone), problems);
     String output = Settings.resolve(variables, outputField);
     if (output != null && input != null && !output.equalsIgnoreCase(field) && input.indexOfValue(output) >= 0) {
-      problems.add("Output field: '" + output + "' is already an input field: leave it blank to replace the time"
-          + " field, or give a new name");
+      problems.add(BaseMessages.getString(PKG, "EventTimeStampMeta.Problem.OutputIsInput", output));
     }
     if (problems.size() > before) {
       return null;
@@ -117,7 +117,7 @@ public class EventTimeStampMeta extends BaseTransformMeta<EventTimeStamp, EventT
       IHopMetadataProvider metadataProvider) {
     List<String> problems = Settings.problems();
     if (input.length == 0) {
-      problems.add("No input: connect a transform that sends the rows to stamp");
+      problems.add(BaseMessages.getString(PKG, "EventTimeStampMeta.Problem.NoInput"));
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventTimeStamp.CheckResult.OK"));

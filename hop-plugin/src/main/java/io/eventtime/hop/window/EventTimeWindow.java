@@ -24,6 +24,7 @@ import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.IValueMeta;
 import org.apache.hop.core.row.RowDataUtil;
 import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.engine.IPipelineEngine;
@@ -39,6 +40,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * one only when the whole pipeline has succeeded. All the windowing is the core's.
  */
 public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTimeWindowData> {
+  private static final Class<?> PKG = EventTimeWindowMeta.class;
+
   public EventTimeWindow(TransformMeta transformMeta, EventTimeWindowMeta meta, EventTimeWindowData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
     super(transformMeta, meta, data, copyNr, pipelineMeta, pipeline);
@@ -53,7 +56,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     // is written anywhere
     IRowMeta layout = Settings.previousLayout(this);
     WindowSettings s = Settings.resolvedAtInit(this, problems -> {
-      Settings.requireOneCopy(getTransformMeta(), this, EventTimeWindowMeta.COPIES, problems);
+      Settings.requireOneCopy(getTransformMeta(), this, EventTimeWindowMeta.copies(), problems);
       return meta.resolve(this, layout, problems);
     });
     if (s == null) {
@@ -68,7 +71,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField());
         state = data.store.load();
       } catch (StateException | IllegalArgumentException e) {
-        logError(Settings.refusal(getTransformName(), List.of("State folder: " + e.getMessage())));
+        logError(Settings.refusal(getTransformName(),
+            List.of(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()))));
         closeStore();
         return false;
       }
@@ -97,8 +101,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       return false;
     }
     if (data.lateRowSet == null) {
-      logError("Late rows target: there is no hop from '" + getTransformName() + "' to '" + target
-          + "': draw one and choose 'Late rows', or clear the target");
+      logError(BaseMessages.getString(PKG, "EventTimeWindow.Problem.NoHopToLateTarget", getTransformName(), target));
       return false;
     }
     List<IRowSet> main = getOutputRowSets();
@@ -108,8 +111,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
-  private static final String ON_HOPS_BEAM_ENGINES = "windows still open at the end would be lost, a window could"
-      + " be sent twice with partial counts, and no state would be stored";
+  private static final String ON_HOPS_BEAM_ENGINES =
+      BaseMessages.getString(PKG, "EventTimeWindow.Problem.OnHopsBeamEngines");
 
   @Override
   public boolean processRow() throws HopException {
@@ -218,7 +221,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
   private void late(Object[] row, String reason) throws HopTransformException {
     if (data.lateRowSet == null) {
       if (isDetailed()) {
-        logDetailed("Late row " + getLinesRead() + " left out: " + reason);
+        logDetailed(BaseMessages.getString(PKG, "EventTimeWindow.Log.LateLeftOut", getLinesRead(), reason));
       }
       return;
     }
@@ -235,11 +238,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
     String field = data.settings.timeField();
     if (getTransformMeta().isDoingErrorHandling()) {
-      putError(getInputRowMeta(), row, 1, "field '" + field + "': " + reason, field, ErrorCodes.REJECTED);
+      putError(getInputRowMeta(), row, 1, BaseMessages.getString(PKG, "EventTimeWindow.Rejected.Description", field,
+          reason), field, ErrorCodes.REJECTED);
     } else {
       incrementLinesRejected();
-      logBasic("Row " + getLinesRead() + " rejected, field '" + field + "': " + reason
-          + " (turn on error handling to receive rejected rows)");
+      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.Rejected", getLinesRead(), field, reason));
     }
   }
 
@@ -258,21 +261,23 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         } else if (getPipeline().isPreview()) {
           // a preview shows what a run would send, and leaves the state for the run
           OpenState next = data.processor.hold();
-          kept = ", open windows a run would keep: " + next.windows().size() + " (a preview: the state in "
-              + data.store.directory() + " is left as it was)";
+          kept = BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats.PreviewKept", next.windows().size(),
+              data.store.directory());
           closeStore();
         } else {
           OpenState next = data.processor.hold();
           data.staged = data.store.stage(next);
-          kept = ", open windows kept for the next run: " + next.windows().size();
+          kept = BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats.Kept", next.windows().size());
         }
       } catch (EmitFailed e) {
         throw e.getCause();
       } catch (StateException e) {
-        throw new HopException("State folder: " + e.getMessage(), e);
+        throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()), e);
       }
-      logBasic("Event time window stats: " + data.processor.stats().toJson() + kept
-          + (data.lateRowSet != null ? ", late rows sent to '" + meta.getLateTargetTransform() + "': " + data.lateToTarget : ""));
+      String late = data.lateRowSet == null ? ""
+          : BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats.LateSent", meta.getLateTargetTransform(),
+              data.lateToTarget);
+      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats", data.processor.stats().toJson(), kept, late));
     }
     setOutputDone();
     if (data.lateRowSet != null) {
@@ -291,14 +296,14 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         if (data.staged != null) {
           if (pipeline.getErrors() == 0 && !pipeline.isStopped()) {
             data.staged.commit();
-            logBasic("Stored the watermark and open windows in " + data.store.file());
+            logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateStored", data.store.file()));
           } else {
             data.staged.discard();
-            logBasic("The run did not succeed: the state in " + data.store.directory() + " is kept as it was");
+            logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateKept", data.store.directory()));
           }
         }
       } catch (StateException e) {
-        logError("State folder: " + e.getMessage());
+        logError(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()));
         setErrors(getErrors() + 1);
       } finally {
         closeStore();
@@ -311,7 +316,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       try {
         data.store.close();
       } catch (StateException e) {
-        logError("State folder: " + e.getMessage());
+        logError(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()));
       }
       data.store = null;
       data.staged = null;
@@ -345,7 +350,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         data.processor.advanceWatermarkTo(watermark + idle);
         data.lastRowNanos = System.nanoTime();
       } catch (EmitFailed e) {
-        logError("Could not send the windows the idle timeout closed: " + e.getCause().getMessage(), e.getCause());
+        logError(BaseMessages.getString(PKG, "EventTimeWindow.Log.IdleEmitFailed", e.getCause().getMessage()),
+            e.getCause());
         setErrors(1);
         stopAll();
       }

@@ -41,8 +41,9 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
   private static final Class<?> PKG = EventTimeWindowMeta.class;
 
   /** What copies would do, for the check and the run's refusal. */
-  static final String COPIES = "which would split its rows, while the windows need every row in arrival order in"
-      + " one place";
+  static String copies() {
+    return BaseMessages.getString(PKG, "EventTimeWindowMeta.Problem.Copies");
+  }
 
   @HopMetadataProperty(
       key = "time_field",
@@ -239,14 +240,13 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
       IHopMetadataProvider metadataProvider) {
     List<String> problems = Settings.problems();
     if (input.length == 0) {
-      problems.add("No input: connect a transform that sends the rows to window, e.g. Event File Input");
+      problems.add(BaseMessages.getString(PKG, "EventTimeWindowMeta.Problem.NoInput"));
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
-    Settings.requireOneCopy(transformMeta, variables, COPIES, problems);
+    Settings.requireOneCopy(transformMeta, variables, copies(), problems);
     String target = lateTargetTransform();
     if (target != null && (output == null || java.util.Arrays.stream(output).noneMatch(target::equalsIgnoreCase))) {
-      problems.add("Late rows target: '" + target + "' is not a transform this one sends rows to: draw a hop to it"
-          + " and choose 'Late rows', or clear the target");
+      problems.add(BaseMessages.getString(PKG, "EventTimeWindowMeta.Problem.LateTargetNotNext", target));
     }
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventTimeWindow.CheckResult.OK"));
   }

@@ -189,4 +189,20 @@ class EventFileInputTest {
         .singleElement().asString().startsWith("Files: cannot read file:///").endsWith("nope.ndjson: check the path,"
             + " the mask and the permissions");
   }
+
+  @Test
+  void checkReportsRowsComingInABadDelimiterAndAFieldWithoutType() throws Exception {
+    EventFileInputMeta m = input("csv", new InputFile(dir.resolve("nope.csv").toString(), null),
+        new InputField("n", null, null));
+    m.setCsvDelimiter(";;");
+    PipelineMeta p = new PipelineBuilder("check").transform("read", m).build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    m.check(remarks, p, p.findTransform("read"), null, new String[] {"in"}, new String[0], null, new Variables(),
+        null);
+    assertThat(remarks.stream().filter(c -> c.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
+        .containsExactlyInAnyOrder(
+            "Input: this transform reads files and takes no rows: remove the hops into it",
+            "CSV delimiter: ';;' is not one character: give one, e.g. , or ; or \\t",
+            "Field 1 'n': no type: choose one of String, Integer, Number, BigNumber, Boolean, Timestamp, Date");
+  }
 }

@@ -123,4 +123,20 @@ class EventFileOutputTest {
             "Format: 'parquet' is unknown: choose ndjson or csv",
             "Field 1: the field 'nope' is not in the input: pick one of name, n, x, exact, ok, at, day");
   }
+
+  @Test
+  void checkReportsAnOutputWithoutInputAndABadDelimiter() {
+    EventFileOutputMeta out = new EventFileOutputMeta();
+    out.setDefault();
+    out.setFilename("/tmp/windows.csv");
+    out.setFormat("csv");
+    out.setCsvDelimiter("::");
+    PipelineMeta p = new PipelineBuilder("check").transform("write", out).build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    out.check(remarks, p, p.findTransform("write"), null, new String[0], new String[0], null, new Variables(), null);
+    assertThat(remarks.stream().filter(c -> c.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
+        .containsExactlyInAnyOrder(
+            "No input: connect the transform whose rows to write",
+            "CSV delimiter: '::' is not one character: give one, e.g. , or ; or \\t");
+  }
 }

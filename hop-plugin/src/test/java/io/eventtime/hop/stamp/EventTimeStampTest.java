@@ -106,4 +106,15 @@ class EventTimeStampTest {
             "Epoch unit: unknown epoch unit 'minutes': use milliseconds or seconds",
             "Output field: 'id' is already an input field: leave it blank to replace the time field, or give a new name");
   }
+
+  @Test
+  void checkReportsAStampWithoutInput() {
+    EventTimeStampMeta stamp = new EventTimeStampMeta();
+    stamp.setDefault();
+    PipelineMeta p = new PipelineBuilder("check").transform("stamp", stamp).build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    stamp.check(remarks, p, p.findTransform("stamp"), null, new String[0], new String[0], null, new Variables(), null);
+    assertThat(remarks.stream().filter(c -> c.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
+        .containsExactly("No input: connect a transform that sends the rows to stamp");
+  }
 }

@@ -1,10 +1,13 @@
 package io.eventtime.hop.window;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.core.OpenState;
 import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
+import io.eventtime.core.contract.WorkedExamples.Run;
+import io.eventtime.core.contract.WorkedExamples.Window;
 import io.eventtime.core.state.StateStore;
 import io.eventtime.hop.HopTestEnvironment;
 import io.eventtime.hop.LocalRun;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowMeta;
 import org.apache.hop.core.row.IValueMeta;
@@ -39,21 +43,25 @@ class StateBetweenRunsTest {
   private static EventTimeWindowMeta window(Path state) {
     EventTimeWindowMeta w = new EventTimeWindowMeta();
     w.setDefault();
-    w.setWindowSize("10 MINUTES");
-    w.setWatermarkDelay("5 MINUTES");
-    w.setLatePolicy("event");
+    w.setWindowSize(B.size());
+    w.setWatermarkDelay(B.delay());
+    w.setLatePolicy(B.policy());
     w.setStateFolder(state.toString());
     w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
     w.setLateTargetTransform("late");
     return w;
   }
 
-  private static LocalRun.Result run(EventTimeWindowMeta w, String... times) throws Exception {
+  private static LocalRun.Result run(EventTimeWindowMeta w, String... minutes) throws Exception {
+    return run(w, Stream.of(minutes).map(m -> "2026-03-01 " + m + ":00").toList());
+  }
+
+  private static LocalRun.Result run(EventTimeWindowMeta w, List<String> times) throws Exception {
     IRowMeta in = new RowMeta();
     in.addValueMeta(new ValueMetaString("event_time"));
     List<Object[]> rows = new ArrayList<>();
     for (String t : times) {
-      rows.add(new Object[] {"2026-03-01 " + t + ":00"});
+      rows.add(new Object[] {t});
     }
     return new LocalRun(new PipelineBuilder("example-b").injector("in", in).transform("window", w).dummy("out")
         .dummy("late").hop("in", "window").hop("window", "out").hop("window", "late").build())
@@ -68,29 +76,39 @@ class StateBetweenRunsTest {
   }
 
   private static String describe(OpenState state) {
-    StringBuilder b = new StringBuilder("watermark " + TimeText.format(state.maxEventTime() - 5 * 60_000L));
+    StringBuilder b = new StringBuilder("watermark " + TimeText.format(state.maxEventTime() - B.delayMillis()));
     state.windows().forEach(w -> b.append("; window ").append(TimeText.format(w.start())).append(" holds ")
         .append(w.accumulators()[0].result()));
     return b.toString();
   }
 
+  /** What {@link #describe} says of the state a run of example B stores. */
+  private static String stored(Run run) {
+    StringBuilder b = new StringBuilder("watermark " + run.watermark());
+    run.open().forEach(w -> b.append("; window ").append(w.start()).append(" holds ").append(w.count()));
+    return b.toString();
+  }
+
+  private static List<String> texts(List<Window> windows) {
+    return windows.stream().map(Window::text).toList();
+  }
+
   @Test
   void exampleB_twoRunsInPipelinesBuiltInCode() throws Exception {
     EventTimeWindowMeta w = window(dir.resolve("state"));
-    LocalRun.Result run1 = run(w, "00:01", "00:04", "00:08", "00:12", "00:17");
+    LocalRun.Result run1 = run(w, B.run1().times());
     assertThat(run1.errors()).isZero();
-    assertThat(Rows.text(run1.rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|3");
-    assertThat(describe(stored(w))).isEqualTo("watermark 2026-03-01 00:12:00; window 2026-03-01 00:10:00 holds 2");
+    assertThat(Rows.text(run1.rows("out"))).isEqualTo(texts(B.run1().windows()));
+    assertThat(describe(stored(w))).isEqualTo(stored(B.run1()));
 
-    LocalRun.Result run2 = run(w, "00:05", "00:11", "00:13", "00:30", "00:34");
+    LocalRun.Result run2 = run(w, B.run2().times());
     assertThat(run2.errors()).isZero();
-    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
-    assertThat(Rows.text(run2.rows("late"))).containsExactly(
-        "2026-03-01 00:05:00|event time 2026-03-01 00:05:00 is behind the watermark 2026-03-01 00:12:00 (late policy event)",
-        "2026-03-01 00:11:00|event time 2026-03-01 00:11:00 is behind the watermark 2026-03-01 00:12:00 (late policy event)");
+    assertThat(Rows.text(run2.rows("out"))).isEqualTo(texts(B.run2().windows()));
+    assertThat(Rows.text(run2.rows("late"))).isEqualTo(B.run2().late().stream().map(l -> l.time() + "|event time "
+        + l.time() + " is behind the watermark " + l.watermark() + " (late policy " + B.policy() + ")").toList());
     Stats stats = ((EventTimeWindowData) run2.pipeline().getTransform("window", 0).getData()).processor().stats();
-    assertThat(stats).isEqualTo(new Stats(5, 1, 2, 1, 3, 0));
-    assertThat(describe(stored(w))).isEqualTo("watermark 2026-03-01 00:29:00; window 2026-03-01 00:30:00 holds 2");
+    assertThat(stats).isEqualTo(B.run2().stats());
+    assertThat(describe(stored(w))).isEqualTo(stored(B.run2()));
   }
 
   /**
@@ -130,7 +148,7 @@ class StateBetweenRunsTest {
   @Test
   void aRunThatFailsStoresNothing() throws Exception {
     EventTimeWindowMeta w = window(dir.resolve("state"));
-    run(w, "00:01", "00:04", "00:08", "00:12", "00:17");
+    run(w, B.run1().times());
     String before = Files.readString(dir.resolve("state/state.json"));
 
     // the second run's windows cannot be written: the file to write is a folder
@@ -147,8 +165,8 @@ class StateBetweenRunsTest {
     assertThat(Files.readString(dir.resolve("state/state.json"))).isEqualTo(before);
 
     // and the folder is free again: the second run, done right, goes on from the first
-    LocalRun.Result run2 = run(w, "00:05", "00:11", "00:13", "00:30", "00:34");
-    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    LocalRun.Result run2 = run(w, B.run2().times());
+    assertThat(Rows.text(run2.rows("out"))).isEqualTo(texts(B.run2().windows()));
   }
 
   @Test
@@ -169,13 +187,14 @@ class StateBetweenRunsTest {
           .parameter("INPUT_FILE", Samples.folder().resolve("data/example-b-run" + i + ".ndjson").toString()).run();
       assertThat(r.errors()).isZero();
     }
-    assertThat(Files.readAllLines(dir.resolve("run1/example-b-state.ndjson"))).containsExactly(
-        "{\"window_start\":\"2026-03-01 00:00:00\",\"window_end\":\"2026-03-01 00:10:00\",\"events\":3}");
-    assertThat(Files.readAllLines(dir.resolve("run1/example-b-state-late.ndjson"))).isEmpty();
-    assertThat(Files.readAllLines(dir.resolve("run2/example-b-state.ndjson"))).containsExactly(
-        "{\"window_start\":\"2026-03-01 00:10:00\",\"window_end\":\"2026-03-01 00:20:00\",\"events\":3}");
-    assertThat(Files.readAllLines(dir.resolve("run2/example-b-state-late.ndjson"))).hasSize(2);
-    assertThat(describe(stored(window(dir.resolve("state")))))
-        .isEqualTo("watermark 2026-03-01 00:29:00; window 2026-03-01 00:30:00 holds 2");
+    int i = 1;
+    for (Run run : List.of(B.run1(), B.run2())) {
+      assertThat(Files.readAllLines(dir.resolve("run" + i + "/example-b-state.ndjson"))).isEqualTo(run.windows()
+          .stream().map(w -> "{\"window_start\":\"" + w.start() + "\",\"window_end\":\"" + w.end() + "\",\"events\":"
+              + w.count() + "}").toList());
+      assertThat(Files.readAllLines(dir.resolve("run" + i + "/example-b-state-late.ndjson"))).hasSize(run.late().size());
+      i++;
+    }
+    assertThat(describe(stored(window(dir.resolve("state"))))).isEqualTo(stored(B.run2()));
   }
 }

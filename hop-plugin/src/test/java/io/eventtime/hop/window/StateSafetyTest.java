@@ -1,9 +1,12 @@
 package io.eventtime.hop.window;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
 import static io.eventtime.hop.HopTestEnvironment.eventTimeLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.eventtime.core.Stats;
+import io.eventtime.core.contract.WorkedExamples.Window;
 import io.eventtime.hop.HopTestEnvironment;
 import io.eventtime.hop.LocalRun;
 import io.eventtime.hop.PipelineBuilder;
@@ -29,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * full disk), fails and leaves the state as it was. Contract example B's two runs.
  */
 class StateSafetyTest {
-  private static final String[] RUN1 = {"00:01", "00:04", "00:08", "00:12", "00:17"};
-  private static final String[] RUN2 = {"00:05", "00:11", "00:13", "00:30", "00:34"};
+  private static final List<String> RUN1 = B.run1().times();
+  private static final List<String> RUN2 = B.run2().times();
+  /** The windows the second run sends. */
+  private static final List<String> RUN2_WINDOWS = B.run2().windows().stream().map(Window::text).toList();
 
   @TempDir
   Path dir;
@@ -45,23 +50,23 @@ class StateSafetyTest {
   private static EventTimeWindowMeta window(Path state) {
     EventTimeWindowMeta w = new EventTimeWindowMeta();
     w.setDefault();
-    w.setWindowSize("10 MINUTES");
-    w.setWatermarkDelay("5 MINUTES");
-    w.setLatePolicy("event");
+    w.setWindowSize(B.size());
+    w.setWatermarkDelay(B.delay());
+    w.setLatePolicy(B.policy());
     w.setStateFolder(state.toString());
     w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
     return w;
   }
 
-  private static List<Object[]> rows(String... times) {
+  private static List<Object[]> rows(List<String> times) {
     List<Object[]> rows = new ArrayList<>();
     for (String t : times) {
-      rows.add(new Object[] {"2026-03-01 " + t + ":00"});
+      rows.add(new Object[] {t});
     }
     return rows;
   }
 
-  private static LocalRun windowToDummy(Path state, String... times) {
+  private static LocalRun windowToDummy(Path state, List<String> times) {
     return new LocalRun(new PipelineBuilder("example-b").injector("in", eventTimeLayout()).transform("window", window(state))
         .dummy("out").hop("in", "window").hop("window", "out").build()).inject("in", eventTimeLayout(), rows(times))
         .logLevel(LogLevel.BASIC);
@@ -76,18 +81,21 @@ class StateSafetyTest {
     LocalRun preview = windowToDummy(state, RUN2).preview();
     LocalRun.Result previewed = preview.run("out");
     assertThat(previewed.errors()).isZero();
-    assertThat(Rows.text(previewed.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    assertThat(Rows.text(previewed.rows("out"))).isEqualTo(RUN2_WINDOWS);
     assertThat(Files.readString(state.resolve("state.json"))).isEqualTo(stored);
-    assertThat(preview.messages(LogLevel.BASIC)).contains("window: Event time window stats: {\"stats\":{\"rows_in\":5,"
-        + "\"rows_out\":1,\"late_dropped\":2,\"windows_closed\":1,\"rows_folded\":3,\"rows_rejected\":0}}, open windows"
-        + " a run would keep: 1 (a preview: the state in " + state + " is left as it was)");
+    Stats s = B.run2().stats();
+    assertThat(preview.messages(LogLevel.BASIC)).contains("window: Event time window stats: {\"stats\":{\"rows_in\":"
+        + s.rowsIn() + ",\"rows_out\":" + s.rowsOut() + ",\"late_dropped\":" + s.lateDropped() + ",\"windows_closed\":"
+        + s.windowsClosed() + ",\"rows_folded\":" + s.rowsFolded() + ",\"rows_rejected\":" + s.rowsRejected()
+        + "}}, open windows a run would keep: " + B.run2().open().size() + " (a preview: the state in " + state
+        + " is left as it was)");
     try (var files = Files.list(state)) {
       assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("state.json", "state.lock");
     }
 
     // the real run after the preview still sends the window
     LocalRun.Result run2 = windowToDummy(state, RUN2).run("out");
-    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    assertThat(Rows.text(run2.rows("out"))).isEqualTo(RUN2_WINDOWS);
   }
 
   @Test
@@ -108,7 +116,7 @@ class StateSafetyTest {
     assertThat(Files.readString(state.resolve("state.json"))).isEqualTo(stored);
 
     LocalRun.Result run2 = windowToDummy(state, RUN2).run("out");
-    assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+    assertThat(Rows.text(run2.rows("out"))).isEqualTo(RUN2_WINDOWS);
   }
 
   @Test
@@ -132,7 +140,7 @@ class StateSafetyTest {
           .transform("hook", new EndOfInputHookMeta()).hop("in", "window").hop("window", "hook").build();
       LocalRun failing = new LocalRun(p).inject("in", eventTimeLayout(), rows(RUN2)).logLevel(LogLevel.BASIC);
       LocalRun.Result r = failing.run("hook");
-      assertThat(Rows.text(r.rows("hook"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+      assertThat(Rows.text(r.rows("hook"))).isEqualTo(RUN2_WINDOWS);
       assertThat(r.errors()).isEqualTo(1);
       assertThat(r.pipeline().getResult().getNrErrors()).isEqualTo(1);
       assertThat(failing.messages(LogLevel.ERROR)).anyMatch(m -> m.startsWith("window: State folder: cannot replace the"
@@ -169,7 +177,7 @@ class StateSafetyTest {
       Files.delete(filler);
       LocalRun.Result run2 = windowToDummy(state, RUN2).run("out");
       assertThat(run2.errors()).isZero();
-      assertThat(Rows.text(run2.rows("out"))).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
+      assertThat(Rows.text(run2.rows("out"))).isEqualTo(RUN2_WINDOWS);
     } finally {
       run("umount", disk.toString());
     }

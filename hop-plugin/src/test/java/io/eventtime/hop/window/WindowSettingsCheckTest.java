@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hop.core.ICheckResult;
 import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.logging.LogLevel;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.core.row.RowMeta;
 import org.apache.hop.core.row.value.ValueMetaInteger;
@@ -185,11 +186,35 @@ class WindowSettingsCheckTest {
   }
 
   @Test
+  void aWindowWithoutInputIsReported() {
+    EventTimeWindowMeta m = valid();
+    PipelineMeta pipeline = new PipelineBuilder("check").transform("window", m).build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    m.check(remarks, pipeline, pipeline.findTransform("window"), null, new String[0], new String[0], null,
+        new Variables(), null);
+    assertThat(remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText))
+        .containsExactly("No input: connect a transform that sends the rows to window, e.g. Event File Input");
+  }
+
+  @Test
   void aLateTargetWithoutAHopIsReported() {
     EventTimeWindowMeta m = valid();
     m.setLateTargetTransform("late rows");
     assertThat(errors(m)).containsExactly("Late rows target: 'late rows' is not a transform this one sends rows to:"
         + " draw a hop to it and choose 'Late rows', or clear the target");
+  }
+
+  @Test
+  void theRunRefusesALateTargetWithoutAHopAtInit() {
+    EventTimeWindowMeta m = valid();
+    m.setLateTargetTransform("late");
+    IRowMeta layout = input();
+    PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
+        .dummy("late").hop("in", "window").hop("window", "out").build();
+    LocalRun run = new LocalRun(p).inject("in", layout, List.of());
+    assertThatThrownBy(() -> run.run("out")).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
+    assertThat(run.messages(LogLevel.ERROR)).contains("window: Late rows target: there is no hop from 'window' to"
+        + " 'late': draw one and choose 'Late rows', or clear the target");
   }
 
   @Test
