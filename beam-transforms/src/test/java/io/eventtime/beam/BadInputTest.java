@@ -170,8 +170,8 @@ class BadInputTest {
             + " _arrival");
     assertThatThrownBy(() -> rows.apply("D", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregate(AggregateKind.SUM, "name", "total")))
-        .hasMessage("the field 'name' of sum(name) is of type STRING NOT NULL: sum takes a numeric field (INT64 or"
-            + " DOUBLE), not STRING: use count, min or max for that field, or sum a numeric one");
+        .hasMessage("the field 'name' of sum(name) is of type STRING NOT NULL, which is not a number: sum"
+            + " takes a numeric field; use count, min or max for that field, or sum a numeric one");
     assertThatThrownBy(() -> rows.apply("E", EventTimeWindow.of(WindowSpec.tumbling(1000)).withTimeField("t")
         .withAggregates(AggregateSpec.countAll("window_start"))))
         .hasMessage("the output name 'window_start' is used twice: give each output column its own name");

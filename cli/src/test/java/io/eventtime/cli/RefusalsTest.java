@@ -169,7 +169,7 @@ class RefusalsTest {
   @Test
   void typeMismatches() {
     refused("SELECT sum(merchant) FROM events" + GROUP, "TYPE_MISMATCH", "the field 'merchant' of sum(merchant) is of"
-        + " type VARCHAR: sum takes a numeric field (INT64 or DOUBLE), not STRING: use count, min or max for that field,"
+        + " type VARCHAR, which is not a number: sum takes a numeric field; use count, min or max for that field,"
         + " or sum a numeric one");
     refused("SELECT count(*) FROM events WHERE amount = 'acme'" + GROUP, "TYPE_MISMATCH",
         "cannot compare amount (BIGINT) with 'acme' (VARCHAR): compare values of one type");

@@ -131,10 +131,12 @@ public final class QueryBinder {
     } else {
       try {
         result = kind.resultType(input.get(index).type());
-      } catch (IllegalArgumentException notTaken) {
+      } catch (IllegalArgumentException notANumber) {
         result = null;
         problems.add(new BindProblem(BindProblem.Subject.AGGREGATE, i, a.inputField(), BindProblem.Kind.WRONG_TYPE,
-            what + " is of type " + input.get(index).typeName() + ": " + notTaken.getMessage()));
+            what + " is of type " + input.get(index).typeName() + ", which is not a number: " + kind.label()
+                + " takes a numeric field; use count, min or max for that field, or " + kind.label()
+                + " a numeric one"));
       }
     }
     return new BoundColumn(a.outputName(), BoundColumn.Role.AGGREGATE, result, index);

@@ -88,10 +88,10 @@ class QueryBinderTest {
         new BindProblem(Subject.KEY, 1, "blob", Kind.WRONG_TYPE, "the group-by field 'blob' is of type Binary, which"
             + " cannot be a key: group by a number, string, boolean or timestamp field"),
         new BindProblem(Subject.AGGREGATE, 0, "merchant", Kind.WRONG_TYPE, "the field 'merchant' of sum(merchant) is"
-            + " of type STRING: sum takes a numeric field (INT64 or DOUBLE), not STRING: use count, min or max for that"
+            + " of type STRING, which is not a number: sum takes a numeric field; use count, min or max for that"
             + " field, or sum a numeric one"),
-        new BindProblem(Subject.AGGREGATE, 1, "ok", Kind.WRONG_TYPE, "the field 'ok' of avg(ok) is of type BOOLEAN:"
-            + " avg takes a numeric field (INT64 or DOUBLE), not BOOLEAN: use count, min or max for that field, or avg"
+        new BindProblem(Subject.AGGREGATE, 1, "ok", Kind.WRONG_TYPE, "the field 'ok' of avg(ok) is of type BOOLEAN,"
+            + " which is not a number: avg takes a numeric field; use count, min or max for that field, or avg"
             + " a numeric one"),
         new BindProblem(Subject.AGGREGATE, 2, "price", Kind.MISSING_FIELD,
             "the field 'price' of max(price) is not in the input: " + fields),

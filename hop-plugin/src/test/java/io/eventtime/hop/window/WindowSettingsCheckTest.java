@@ -91,8 +91,8 @@ class WindowSettingsCheckTest {
         "Late policy: unknown late policy 'lenient': use one of window, event",
         "Group by: the group-by field 'shop' is not in the input: pick one of merchant, amount, event_time",
         "Aggregate 1: unknown aggregate 'median': choose one of count, count distinct, sum, min, max, avg, first, last",
-        "Aggregate 2: the field 'merchant' of sum(merchant) is of type String: sum takes a numeric field (INT64 or"
-            + " DOUBLE), not STRING: use count, min or max for that field, or sum a numeric one",
+        "Aggregate 2: the field 'merchant' of sum(merchant) is of type String, which is not a number: sum takes a"
+            + " numeric field; use count, min or max for that field, or sum a numeric one",
         "Aggregate 3: the field 'price' of max(price) is not in the input: pick one of merchant, amount, event_time",
         "Aggregate 4: avg has no output name: name the field it is written to",
         "Idle timeout: must be positive, got '0 SECONDS': give a duration greater than zero, e.g. 10 MINUTE");
