@@ -1,5 +1,8 @@
 package io.eventtime.beam;
 
+import static io.eventtime.core.contract.WorkedExamples.A;
+import static io.eventtime.core.contract.WorkedExamples.B;
+import static io.eventtime.core.contract.WorkedExamples.C;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.core.Accumulator;
@@ -15,6 +18,7 @@ import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
+import io.eventtime.core.contract.WorkedExamples;
 import io.eventtime.core.state.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,86 +62,69 @@ public abstract class ConformanceSuite {
   /** The options that select and configure the runner under test. */
   protected abstract PipelineOptions options();
 
-  @Test
-  void exampleA_allThreeKindsWithDelayAndEventPolicy() throws IOException {
-    String[] times = {"00:01", "00:04", "00:08", "00:12", "00:05", "00:11", "00:30", "00:34"};
-    List<String> lines = new ArrayList<>();
-    for (String t : times) {
-      lines.add("{\"event_time\":\"2026-03-01 " + t + ":00\"}");
-    }
-    Path file = write("example-a.ndjson", lines);
-    Pipeline p = Pipeline.create(options());
-    NdjsonIO.Result in = p.apply("Read", NdjsonIO.read(file.toString()));
-    EventTimeWindow base = EventTimeWindow.of(WindowSpec.tumbling(10 * MIN)).withTimeField("event_time")
-        .withWatermarkDelay(java.time.Duration.ofMinutes(5)).withLatePolicy(LatePolicy.EVENT)
+  /** Example A's arrivals as an NDJSON file, the time in event_time. */
+  private Path exampleA() throws IOException {
+    return write("example-a.ndjson", A.times().stream().map(t -> "{\"event_time\":\"" + t + "\"}").toList());
+  }
+
+  /** Example A's query with the tumbling windows: delay 5 minutes, policy event, count(*). */
+  private static EventTimeWindow exampleATumbling() {
+    return EventTimeWindow.of(WindowSpec.tumbling(A.tumbling().sizeMillis())).withTimeField("event_time")
+        .withWatermarkDelay(java.time.Duration.ofMillis(A.delayMillis())).withLatePolicy(LatePolicy.parse(A.policy()))
         .withAggregates(AggregateSpec.countAll("events"));
-    EventTimeWindowResult tumbling = in.rows().apply("Tumbling", base);
-    EventTimeWindowResult hopping = in.rows().apply("Hopping",
-        EventTimeWindow.of(base.query().withSpec(WindowSpec.hopping(5 * MIN, 10 * MIN))).withTimeField("event_time"));
-    EventTimeWindowResult session = in.rows().apply("Session",
-        EventTimeWindow.of(base.query().withSpec(WindowSpec.session(5 * MIN))).withTimeField("event_time"));
-    PAssert.that(format("TumblingRows", tumbling.windows())).containsInAnyOrder(
-        "2026-03-01 00:00:00|2026-03-01 00:10:00|3",
-        "2026-03-01 00:10:00|2026-03-01 00:20:00|2",
-        "2026-03-01 00:30:00|2026-03-01 00:40:00|2");
-    PAssert.that(format("HoppingRows", hopping.windows())).containsInAnyOrder(
-        "2026-02-28 23:55:00|2026-03-01 00:05:00|2",
-        "2026-03-01 00:00:00|2026-03-01 00:10:00|3",
-        "2026-03-01 00:05:00|2026-03-01 00:15:00|3",
-        "2026-03-01 00:10:00|2026-03-01 00:20:00|2",
-        "2026-03-01 00:25:00|2026-03-01 00:35:00|2",
-        "2026-03-01 00:30:00|2026-03-01 00:40:00|2");
-    PAssert.that(format("SessionRows", session.windows())).containsInAnyOrder(
-        "2026-03-01 00:01:00|2026-03-01 00:17:00|5",
-        "2026-03-01 00:30:00|2026-03-01 00:39:00|2");
-    PAssert.that(format("TumblingLate", tumbling.late())).containsInAnyOrder(
-        "2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00 is behind the watermark"
-            + " 2026-03-01 00:07:00 (late policy event)");
-    PipelineResult result = p.run();
-    result.waitUntilFinish();
-    assertThat(EventTimeMetrics.stats(result, "Tumbling")).isEqualTo(new Stats(8, 3, 1, 3, 7, 0));
-    assertThat(EventTimeMetrics.stats(result, "Hopping")).isEqualTo(new Stats(8, 6, 1, 6, 7, 0));
-    assertThat(EventTimeMetrics.stats(result, "Session")).isEqualTo(new Stats(8, 2, 1, 2, 7, 0));
+  }
+
+  /** Example A's late rows as the late output writes them (before the Beam timestamp). */
+  private static List<String> exampleALate(Path file) {
+    return A.late().stream().map(l -> l.time() + "|" + l.arrival() + "|event_time|line " + l.arrival() + " of " + file
+        + ": event time " + l.time() + " is behind the watermark " + l.watermark() + " (late policy " + A.policy() + ")")
+        .toList();
   }
 
   @Test
-  void exampleC_perKeyWindowsOverTheSampleFile() {
+  void exampleA_allThreeKindsWithDelayAndEventPolicy() throws IOException {
+    Path file = exampleA();
     Pipeline p = Pipeline.create(options());
-    NdjsonIO.Result in = p.apply("Read", NdjsonIO.read(sampleEvents().toString()));
-    EventTimeWindow base = EventTimeWindow.of(WindowSpec.tumbling(MIN)).withTimeField("event_time").withKeys("merchant");
-    EventTimeWindowResult tumbling = in.rows().apply("Tumbling",
-        base.withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "amount", "total")));
-    EventTimeWindowResult hopping = in.rows().apply("Hopping",
-        EventTimeWindow.of(base.query().withSpec(WindowSpec.hopping(30_000, MIN)).withAggregates(AggregateSpec.countAll("n")))
-            .withTimeField("event_time"));
-    EventTimeWindowResult session = in.rows().apply("Session",
-        EventTimeWindow.of(base.query().withSpec(WindowSpec.session(MIN)).withAggregates(AggregateSpec.countAll("n")))
-            .withTimeField("event_time"));
-    PAssert.that(format("TumblingRows", tumbling.windows())).containsInAnyOrder(
-        "acme|2026-07-18 10:00:00|2026-07-18 10:01:00|1|250",
-        "globex|2026-07-18 10:00:00|2026-07-18 10:01:00|1|42",
-        "acme|2026-07-18 10:01:00|2026-07-18 10:02:00|2|1090",
-        "globex|2026-07-18 10:02:00|2026-07-18 10:03:00|1|7");
-    PAssert.that(format("HoppingRows", hopping.windows())).containsInAnyOrder(
-        "acme|2026-07-18 09:59:30|2026-07-18 10:00:30|1",
-        "globex|2026-07-18 09:59:30|2026-07-18 10:00:30|1",
-        "acme|2026-07-18 10:00:00|2026-07-18 10:01:00|1",
-        "globex|2026-07-18 10:00:00|2026-07-18 10:01:00|1",
-        "acme|2026-07-18 10:00:30|2026-07-18 10:01:30|1",
-        "acme|2026-07-18 10:01:00|2026-07-18 10:02:00|2",
-        "acme|2026-07-18 10:01:30|2026-07-18 10:02:30|1",
-        "globex|2026-07-18 10:01:30|2026-07-18 10:02:30|1",
-        "globex|2026-07-18 10:02:00|2026-07-18 10:03:00|1");
-    PAssert.that(format("SessionRows", session.windows())).containsInAnyOrder(
-        "acme|2026-07-18 10:00:03|2026-07-18 10:01:03|1",
-        "globex|2026-07-18 10:00:07|2026-07-18 10:01:07|1",
-        "acme|2026-07-18 10:01:12|2026-07-18 10:02:48|2",
-        "globex|2026-07-18 10:02:20|2026-07-18 10:03:20|1");
+    NdjsonIO.Result in = p.apply("Read", NdjsonIO.read(file.toString()));
+    EventTimeWindow base = exampleATumbling();
+    EventTimeWindowResult tumbling = in.rows().apply("Tumbling", base);
+    EventTimeWindowResult hopping = in.rows().apply("Hopping", EventTimeWindow.of(base.query()
+        .withSpec(WindowSpec.hopping(A.hopping().slideMillis(), A.hopping().sizeMillis()))).withTimeField("event_time"));
+    EventTimeWindowResult session = in.rows().apply("Session", EventTimeWindow.of(base.query()
+        .withSpec(WindowSpec.session(A.session().gapMillis()))).withTimeField("event_time"));
+    PAssert.that(format("TumblingRows", tumbling.windows())).containsInAnyOrder(A.tumbling().texts());
+    PAssert.that(format("HoppingRows", hopping.windows())).containsInAnyOrder(A.hopping().texts());
+    PAssert.that(format("SessionRows", session.windows())).containsInAnyOrder(A.session().texts());
+    PAssert.that(format("TumblingLate", tumbling.late())).containsInAnyOrder(exampleALate(file));
     PipelineResult result = p.run();
     result.waitUntilFinish();
-    assertThat(EventTimeMetrics.stats(result, "Tumbling")).isEqualTo(new Stats(5, 4, 0, 3, 5, 0));
-    assertThat(EventTimeMetrics.stats(result, "Hopping")).isEqualTo(new Stats(5, 9, 0, 6, 5, 0));
-    assertThat(EventTimeMetrics.stats(result, "Session")).isEqualTo(new Stats(5, 4, 0, 4, 5, 0));
+    assertThat(EventTimeMetrics.stats(result, "Tumbling")).isEqualTo(A.tumbling().stats());
+    assertThat(EventTimeMetrics.stats(result, "Hopping")).isEqualTo(A.hopping().stats());
+    assertThat(EventTimeMetrics.stats(result, "Session")).isEqualTo(A.session().stats());
+  }
+
+  @Test
+  void exampleC_perKeyWindowsOverItsFile() throws IOException {
+    Pipeline p = Pipeline.create(options());
+    NdjsonIO.Result in = p.apply("Read", NdjsonIO.read(write("events.ndjson", C.lines()).toString()));
+    EventTimeWindow base = EventTimeWindow.of(WindowSpec.tumbling(C.tumbling().sizeMillis()))
+        .withTimeField(C.timeField()).withKeys(C.keyField());
+    EventTimeWindowResult tumbling = in.rows().apply("Tumbling",
+        base.withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "amount", "total")));
+    EventTimeWindowResult hopping = in.rows().apply("Hopping", EventTimeWindow.of(base.query()
+        .withSpec(WindowSpec.hopping(C.hopping().slideMillis(), C.hopping().sizeMillis()))
+        .withAggregates(AggregateSpec.countAll("n"))).withTimeField(C.timeField()));
+    EventTimeWindowResult session = in.rows().apply("Session", EventTimeWindow.of(base.query()
+        .withSpec(WindowSpec.session(C.session().gapMillis())).withAggregates(AggregateSpec.countAll("n")))
+        .withTimeField(C.timeField()));
+    PAssert.that(format("TumblingRows", tumbling.windows())).containsInAnyOrder(C.tumbling().texts());
+    PAssert.that(format("HoppingRows", hopping.windows())).containsInAnyOrder(C.hopping().texts());
+    PAssert.that(format("SessionRows", session.windows())).containsInAnyOrder(C.session().texts());
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result, "Tumbling")).isEqualTo(C.tumbling().stats());
+    assertThat(EventTimeMetrics.stats(result, "Hopping")).isEqualTo(C.hopping().stats());
+    assertThat(EventTimeMetrics.stats(result, "Session")).isEqualTo(C.session().stats());
   }
 
   @Test
@@ -212,23 +199,18 @@ public abstract class ConformanceSuite {
             .apply("InWindow", ParDo.of(new InWindowFn())))
         .containsInAnyOrder("[2026-07-18 10:00:00, 2026-07-18 10:02:00) 4", "[2026-07-18 10:02:00, 2026-07-18 10:04:00) 1");
 
-    String[] times = {"00:01", "00:04", "00:08", "00:12", "00:05", "00:11", "00:30", "00:34"};
-    List<String> lines = new ArrayList<>();
-    for (String t : times) {
-      lines.add("{\"event_time\":\"2026-03-01 " + t + ":00\"}");
-    }
-    EventTimeWindow late = EventTimeWindow.of(WindowSpec.tumbling(10 * MIN)).withTimeField("event_time")
-        .withWatermarkDelay(java.time.Duration.ofMinutes(5)).withLatePolicy(LatePolicy.EVENT)
-        .withAggregates(AggregateSpec.countAll("events"));
-    Path file = write("example-a.ndjson", lines);
+    EventTimeWindow late = exampleATumbling();
+    Path file = exampleA();
     PCollection<Row> exampleA = p.apply("ReadA", NdjsonIO.read(file.toString())).rows();
+    // a late row is stamped at its own event time
+    List<String> lateStamped = exampleALate(file).stream()
+        .map(l -> l + "@" + new org.joda.time.Instant(WorkedExamples.millis(l.substring(0, 19)))).toList();
     PAssert.that(exampleA.apply("Late", late).late().apply("LateStamps", ParDo.of(new StampFn())))
-        .containsInAnyOrder("2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00"
-            + " is behind the watermark 2026-03-01 00:07:00 (late policy event)@2026-03-01T00:05:00.000Z");
-    PAssert.that(exampleA.apply("LateSession", EventTimeWindow.of(late.query().withSpec(WindowSpec.session(5 * MIN)))
-            .withTimeField("event_time")).late().apply("LateSessionStamps", ParDo.of(new StampFn())))
-        .containsInAnyOrder("2026-03-01 00:05:00|5|event_time|line 5 of " + file + ": event time 2026-03-01 00:05:00"
-            + " is behind the watermark 2026-03-01 00:07:00 (late policy event)@2026-03-01T00:05:00.000Z");
+        .containsInAnyOrder(lateStamped);
+    PAssert.that(exampleA.apply("LateSession", EventTimeWindow.of(late.query()
+            .withSpec(WindowSpec.session(A.session().gapMillis()))).withTimeField("event_time")).late()
+            .apply("LateSessionStamps", ParDo.of(new StampFn())))
+        .containsInAnyOrder(lateStamped);
     p.run().waitUntilFinish();
   }
 
@@ -251,28 +233,21 @@ public abstract class ConformanceSuite {
 
   @Test
   void exampleB_twoRunsWithState() throws IOException {
-    EventTimeWindow window = EventTimeWindow.of(WindowSpec.tumbling(10 * MIN)).withTimeField("event_time")
-        .withWatermarkDelay(java.time.Duration.ofMinutes(5)).withLatePolicy(LatePolicy.EVENT)
+    EventTimeWindow window = EventTimeWindow.of(WindowSpec.tumbling(B.sizeMillis())).withTimeField("event_time")
+        .withWatermarkDelay(java.time.Duration.ofMillis(B.delayMillis())).withLatePolicy(LatePolicy.parse(B.policy()))
         .withAggregates(AggregateSpec.countAll("events"));
     Path state = dir.resolve("state");
 
-    List<String> run1 = runWithState(window, state, "run1.ndjson", "00:01", "00:04", "00:08", "00:12", "00:17");
-    assertThat(run1).containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|3");
-    OpenState after1 = load(state, window);
-    assertThat(after1.maxEventTime() - 5 * MIN).isEqualTo(java.time.Instant.parse("2026-03-01T00:12:00Z").toEpochMilli());
-    assertThat(after1.windows()).singleElement().satisfies(w -> {
-      assertThat(TimeText.format(w.start())).isEqualTo("2026-03-01 00:10:00");
-      assertThat(w.accumulators()[0].result()).isEqualTo(2L);
-    });
-
-    List<String> run2 = runWithState(window, state, "run2.ndjson", "00:05", "00:11", "00:13", "00:30", "00:34");
-    assertThat(run2).containsExactly("2026-03-01 00:10:00|2026-03-01 00:20:00|3");
-    OpenState after2 = load(state, window);
-    assertThat(TimeText.format(after2.maxEventTime() - 5 * MIN)).isEqualTo("2026-03-01 00:29:00");
-    assertThat(after2.windows()).singleElement().satisfies(w -> {
-      assertThat(TimeText.format(w.start())).isEqualTo("2026-03-01 00:30:00");
-      assertThat(w.accumulators()[0].result()).isEqualTo(2L);
-    });
+    int i = 1;
+    for (WorkedExamples.Run run : List.of(B.run1(), B.run2())) {
+      List<String> emitted = runWithState(window, state, "run" + i + ".ndjson", run.times());
+      assertThat(emitted).as("run " + i).containsExactlyInAnyOrderElementsOf(texts(run.windows()));
+      OpenState after = load(state, window);
+      assertThat(after.maxEventTime() - B.delayMillis()).as("run " + i).isEqualTo(run.watermarkMillis());
+      assertThat(after.windows().stream().map(ConformanceSuite::formatOpen).toList()).as("run " + i)
+          .isEqualTo(texts(run.open()));
+      i++;
+    }
   }
 
   @Test
@@ -325,11 +300,15 @@ public abstract class ConformanceSuite {
     }
   }
 
-  private List<String> runWithState(EventTimeWindow window, Path state, String name, String... times)
+  private static List<String> texts(List<WorkedExamples.Window> windows) {
+    return windows.stream().map(WorkedExamples.Window::text).toList();
+  }
+
+  private List<String> runWithState(EventTimeWindow window, Path state, String name, List<String> times)
       throws IOException {
     List<String> lines = new ArrayList<>();
     for (String t : times) {
-      lines.add("{\"event_time\":\"2026-03-01 " + t + ":00\"}");
+      lines.add("{\"event_time\":\"" + t + "\"}");
     }
     Path file = write(name, lines);
     Path out = dir.resolve(name + ".out");

@@ -1,10 +1,12 @@
 package io.eventtime.hop.beam;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.eventtime.core.contract.WorkedExamples;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import io.eventtime.hop.window.WindowAggregate;
 import java.nio.file.Files;
@@ -51,9 +53,19 @@ class StateAcrossEnginesTest {
     return BeamRunner.DIRECT.options(null, null, List.of());
   }
 
-  private static Map<String, String> parameters(int run, Path out, Path state) {
+  /** Run {@code run} (1 or 2) of example B as an NDJSON file, the time in event_time. */
+  private Path input(int run) throws Exception {
+    Path file = dir.resolve("example-b-run" + run + ".ndjson");
+    if (!Files.exists(file)) {
+      Files.write(file, (run == 1 ? B.run1() : B.run2()).times().stream()
+          .map(t -> "{\"event_time\":\"" + t + "\"}").toList());
+    }
+    return file;
+  }
+
+  private Map<String, String> parameters(int run, Path out, Path state) throws Exception {
     return Map.of(HopBeamTesting.OUTPUT_FOLDER, out.toString(), "STATE_FOLDER", state.toString(), "INPUT_FILE",
-        HopBeamTesting.samples().resolve("data/example-b-run" + run + ".ndjson").toString());
+        input(run).toString());
   }
 
   private void local(int run, String name, Path state) throws Exception {
@@ -121,8 +133,11 @@ class StateAcrossEnginesTest {
     beam(2, "beam-from-local-2", beamFromLocal);
 
     Map<String, List<String>> expected = HopBeamTesting.files(dir.resolve("local-2"));
-    assertThat(expected.get("example-b-state.ndjson")).containsExactly("{\"window_start\":\"2026-03-01 00:10:00\","
-        + "\"window_end\":\"2026-03-01 00:20:00\",\"events\":3,\"first_time\":\"2026-03-01 00:12:00\","
+    // example B's window of run 2, with the first and last of its rows by arrival: 00:12 (run 1) and 00:13
+    assertThat(B.run2().windows()).hasSize(1);
+    WorkedExamples.Window window = B.run2().windows().get(0);
+    assertThat(expected.get("example-b-state.ndjson")).containsExactly("{\"window_start\":\"" + window.start() + "\","
+        + "\"window_end\":\"" + window.end() + "\",\"events\":" + window.count() + ",\"first_time\":\"2026-03-01 00:12:00\","
         + "\"last_time\":\"2026-03-01 00:13:00\"}");
     for (String run : List.of("beam-2", "local-from-beam-2", "beam-from-local-2")) {
       assertThat(HopBeamTesting.files(dir.resolve(run))).as(run).isEqualTo(expected);

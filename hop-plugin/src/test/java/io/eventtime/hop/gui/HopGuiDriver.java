@@ -426,8 +426,11 @@ public final class HopGuiDriver extends GuiRobot {
     return ui(() -> {
       Map<String, Control> found = new TreeMap<>();
       for (String key : keys) {
-        String tooltip = BaseMessages.getString(pkg, prefix + "." + key + ".Tooltip");
-        Control c = find(shell, Control.class, x -> x.getToolTipText() != null && x.getToolTipText().endsWith(tooltip)
+        String message = BaseMessages.getString(pkg, prefix + "." + key + ".Tooltip");
+        // a text field shows its tooltip with the variables in it resolved: only the text before the first is fixed
+        String tooltip = message.contains("${") ? message.substring(0, message.indexOf("${")) : message;
+        Control c = find(shell, Control.class, x -> x.getToolTipText() != null
+            && (message.contains("${") ? x.getToolTipText().contains(tooltip) : x.getToolTipText().endsWith(tooltip))
             && (x instanceof Text || x instanceof CCombo || (x instanceof Button b && (b.getStyle() & SWT.CHECK) != 0)));
         found.put(key, Objects.requireNonNull(c, "no widget for " + key));
       }

@@ -33,17 +33,23 @@ class ContractExamplesLocalTest {
     HopTestEnvironment.init();
   }
 
-  /** Example A: event times as Strings, delay 5 minutes, policy event, count(*). */
-  private static LocalRun.Result exampleA(Case c) throws Exception {
+  /** The window of a case of an example: its kind and durations, the example's delay and late policy. */
+  private static EventTimeWindowMeta window(WorkedExamples.Example example, Case c) {
     EventTimeWindowMeta w = new EventTimeWindowMeta();
     w.setDefault();
-    w.setTimeField("event_time");
     w.setWindowKind(c.kind());
     w.setWindowSize(c.size());
     w.setWindowSlide(c.slide());
     w.setSessionGap(c.gap());
-    w.setWatermarkDelay(A.delay());
-    w.setLatePolicy(A.policy());
+    w.setWatermarkDelay(example.delay());
+    w.setLatePolicy(example.policy());
+    return w;
+  }
+
+  /** Example A: event times as Strings, delay 5 minutes, policy event, count(*). */
+  private static LocalRun.Result exampleA(Case c) throws Exception {
+    EventTimeWindowMeta w = window(A, c);
+    w.setTimeField("event_time");
     w.setAggregates(List.of(new WindowAggregate(null, "count", "events")));
     IRowMeta layout = new RowMeta();
     layout.addValueMeta(new ValueMetaString("event_time"));
@@ -79,14 +85,7 @@ class ContractExamplesLocalTest {
 
   /** Example C: times as Timestamps, amounts as Integers, by merchant, delay 0, policy window. */
   private static LocalRun.Result exampleC(Case c, WindowAggregate... aggs) throws Exception {
-    EventTimeWindowMeta w = new EventTimeWindowMeta();
-    w.setDefault();
-    w.setWindowKind(c.kind());
-    w.setWindowSize(c.size());
-    w.setWindowSlide(c.slide());
-    w.setSessionGap(c.gap());
-    w.setWatermarkDelay(C.delay());
-    w.setLatePolicy(C.policy());
+    EventTimeWindowMeta w = window(C, c);
     w.setGroupFields(List.of(new GroupField(C.keyField())));
     w.setAggregates(List.of(aggs));
     IRowMeta layout = new RowMeta();

@@ -204,28 +204,29 @@ class WindowSettingsCheckTest {
         + " draw a hop to it and choose 'Late rows', or clear the target");
   }
 
-  @Test
-  void theRunRefusesALateTargetWithoutAHopAtInit() {
-    EventTimeWindowMeta m = valid();
-    m.setLateTargetTransform("late");
+  /** The window between an Injector and a Dummy, and a Dummy "late" it has no hop to: refused at init. */
+  private static LocalRun refusedAtInit(EventTimeWindowMeta m) {
     IRowMeta layout = input();
     PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
         .dummy("late").hop("in", "window").hop("window", "out").build();
     LocalRun run = new LocalRun(p).inject("in", layout, List.of());
     assertThatThrownBy(() -> run.run("out")).isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
-    assertThat(run.messages(LogLevel.ERROR)).contains("window: Late rows target: there is no hop from 'window' to"
-        + " 'late': draw one and choose 'Late rows', or clear the target");
+    return run;
+  }
+
+  @Test
+  void theRunRefusesALateTargetWithoutAHopAtInit() {
+    EventTimeWindowMeta m = valid();
+    m.setLateTargetTransform("late");
+    assertThat(refusedAtInit(m).messages(LogLevel.ERROR)).contains("window: Late rows target: there is no hop from"
+        + " 'window' to 'late': draw one and choose 'Late rows', or clear the target");
   }
 
   @Test
   void theRunRefusesBadSettingsBeforeItStarts() {
     EventTimeWindowMeta m = valid();
     m.setWindowSize("-1 MINUTE");
-    IRowMeta layout = input();
-    PipelineMeta p = new PipelineBuilder("refused").injector("in", layout).transform("window", m).dummy("out")
-        .hop("in", "window").hop("window", "out").build();
-    assertThatThrownBy(() -> new LocalRun(p).inject("in", layout, List.of()).run("out"))
-        .isInstanceOf(HopException.class).hasMessageContaining("failed to initialize");
+    refusedAtInit(m);
   }
 
   @Test
