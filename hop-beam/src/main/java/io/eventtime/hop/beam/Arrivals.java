@@ -24,11 +24,7 @@ import io.eventtime.core.ArrivalPosition;
  * rows per block whatever the spread.
  */
 final class Arrivals {
-  /** The bits of line number above which a file read's positions hold the file's index. */
-  static final int LINE_BITS = ArrivalPosition.LINE_BITS;
   static final int RANK_BITS = 36;
-  /** The bits a run of other Hop transforms adds to the positions of the rows it gives. */
-  static final int FAN_OUT_BITS = ArrivalPosition.FAN_OUT_BITS;
   static final int MAX_BITS = 62;
 
   private Arrivals() {}

@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import io.eventtime.hop.fileinput.EventFileInputMeta;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +54,7 @@ final class EventFileInputTranslation implements TransformTranslation {
     if (rows == null || (errorTarget != null && errors == null)) {
       return null;
     }
-    int width = Arrivals.bitsFor(files.size()) + Arrivals.LINE_BITS;
+    int width = Arrivals.bitsFor(files.size()) + ArrivalPosition.LINE_BITS;
     PCollectionTuple read = context.beam().apply(t.getName(),
         new EventFileRead(context.workers(), t.getName(), files, rows, errors));
     context.toMainTargets(t, targets, read.get(EventFileRead.ROWS), width, 0, out);

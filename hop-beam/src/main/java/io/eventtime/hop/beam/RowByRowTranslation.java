@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.core.ArrivalPosition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -94,8 +95,8 @@ final class RowByRowTranslation implements TransformTranslation {
       out = in.rows().apply(stepName, ParDo.of(new HopTransformsFn(context.workers(), names, in.layout(), targets,
               layouts, tags))
           .withOutputTags(nothing, TupleTagList.of(new ArrayList<>(tags))));
-      width = in.widthBits() + Arrivals.FAN_OUT_BITS;
-      spread = in.spreadBits() + Arrivals.FAN_OUT_BITS;
+      width = in.widthBits() + ArrivalPosition.FAN_OUT_BITS;
+      spread = in.spreadBits() + ArrivalPosition.FAN_OUT_BITS;
     }
     out.get(nothing).setRowSchema(in == null ? Schema.builder().addInt64Field(RowLayout.ARRIVAL).build() : in.layout().schema());
     Map<String, HopStream> outputs = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.eventtime.hop.beam;
 
 import io.eventtime.beam.EventTimeState;
+import io.eventtime.core.ArrivalPosition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -230,7 +231,7 @@ final class TranslationContext {
     if (s.widthBits() > Arrivals.MAX_BITS) {
       problem(t, "the arrival positions of its rows would need " + s.widthBits() + " bits, more than the "
           + Arrivals.MAX_BITS + " the Beam translation has: too many hops flattened into one transform, or too many"
-          + " transforms of other plugins one after another (each takes " + Arrivals.FAN_OUT_BITS + " bits);"
+          + " transforms of other plugins one after another (each takes " + ArrivalPosition.FAN_OUT_BITS + " bits);"
           + " put an Event Time Window, or fewer of them, in between");
     }
     return s;
