@@ -13,7 +13,7 @@ final class LateRows {
   static Row of(WindowPlan plan, ArrivedRow r, long watermark) {
     LatePolicy policy = plan.query.latePolicy();
     return ProblemRows.of(plan.problems, r.row, plan.timeField,
-        plan.where(r.position) + ": " + WindowAssigner.lateReason(policy, r.eventTime, watermark));
+        ProblemRows.lateReasonAt(plan.where(r.position), WindowAssigner.lateReason(policy, r.eventTime, watermark)));
   }
 
   /** A late row goes on at its event time, so that Beam's own windows can take it on. */

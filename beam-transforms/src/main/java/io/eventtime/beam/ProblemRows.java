@@ -12,6 +12,8 @@ public final class ProblemRows {
   public static final String ROW = "row";
   public static final String FIELD = "field";
   public static final String REASON = "reason";
+  /** What ends the place a late row's reason is told at. */
+  private static final String AFTER_PLACE = ": ";
 
   private ProblemRows() {}
 
@@ -31,13 +33,19 @@ public final class ProblemRows {
    * schema names, then {@code ": "}.
    */
   public static String lateReason(Row late, long position) {
-    String place = ArrivalPositions.describe(position, ArrivalPositions.files(late.getRow(ROW).getSchema())) + ": ";
+    String place = ArrivalPositions.describe(position, ArrivalPositions.files(late.getRow(ROW).getSchema()))
+        + AFTER_PLACE;
     String reason = late.getString(REASON);
     if (!reason.startsWith(place)) {
       throw new IllegalArgumentException("the late row's reason '" + reason + "' is not told at its place '" + place
           + "': is it a late row of EventTimeWindow, and " + position + " its arrival position?");
     }
     return reason.substring(place.length());
+  }
+
+  /** A late row's {@link #REASON}: its {@code place} (file and line), then the core's {@code reason}. */
+  static String lateReasonAt(String place, String reason) {
+    return place + AFTER_PLACE + reason;
   }
 
   static Row of(Schema problemSchema, Row row, String field, String reason) {

@@ -74,7 +74,7 @@ public sealed interface WindowSpec extends Serializable permits WindowSpec.Grid,
 
     @Override
     default OpenWindows openWindows(LatePolicy policy, Aggregates aggregates) {
-      return new GridWindows(this, policy, aggregates);
+      return new OpenGridWindows(this, policy, aggregates);
     }
   }
 
@@ -192,7 +192,7 @@ public sealed interface WindowSpec extends Serializable permits WindowSpec.Grid,
 
     @Override
     public OpenWindows openWindows(LatePolicy policy, Aggregates aggregates) {
-      return new SessionWindows(this, policy, aggregates);
+      return new OpenSessionWindows(this, policy, aggregates);
     }
   }
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** The open grid windows (tumbling, hopping) of a run: by end, then key. */
-final class GridWindows implements OpenWindows {
+final class OpenGridWindows implements OpenWindows {
   private final WindowSpec.Grid grid;
   private final WindowAssigner assigner;
   private final Aggregates aggregates;
@@ -18,7 +18,7 @@ final class GridWindows implements OpenWindows {
   private long cachedEnd = Long.MIN_VALUE;
   private Map<Key, Accumulator[]> cachedWindows;
 
-  GridWindows(WindowSpec.Grid grid, LatePolicy policy, Aggregates aggregates) {
+  OpenGridWindows(WindowSpec.Grid grid, LatePolicy policy, Aggregates aggregates) {
     this.grid = grid;
     this.assigner = new WindowAssigner(grid, policy);
     this.aggregates = aggregates;

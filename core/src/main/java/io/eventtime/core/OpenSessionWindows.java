@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /** The open sessions of a run: a {@link SessionSet} per key, and every session in close order. */
-final class SessionWindows implements OpenWindows {
+final class OpenSessionWindows implements OpenWindows {
   private static final Comparator<SessionSet.Session> CLOSE_ORDER =
       Comparator.<SessionSet.Session>comparingLong(s -> s.last)
           .thenComparingLong(s -> s.start)
@@ -31,7 +31,7 @@ final class SessionWindows implements OpenWindows {
     }
   };
 
-  SessionWindows(WindowSpec.Session spec, LatePolicy policy, Aggregates aggregates) {
+  OpenSessionWindows(WindowSpec.Session spec, LatePolicy policy, Aggregates aggregates) {
     this.spec = spec;
     this.policy = policy;
     this.aggregates = aggregates;
