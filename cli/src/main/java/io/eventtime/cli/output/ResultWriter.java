@@ -13,6 +13,7 @@ import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.WindowResult;
+import io.eventtime.core.ndjson.JsonValues;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -89,7 +90,7 @@ public final class ResultWriter {
         switch (c.kind()) {
           case KEY:
             Object key = r.key().get(c.index());
-            JsonLines.writeValue(g, doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
+            JsonValues.write(g, doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
             break;
           case WINDOW_START:
             g.writeString(startText);
@@ -98,7 +99,7 @@ public final class ResultWriter {
             g.writeString(endText);
             break;
           default:
-            JsonLines.writeValue(g, r.values()[c.index()]);
+            JsonValues.write(g, r.values()[c.index()]);
         }
       }
       g.writeEndObject();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.eventtime.core.TimeText;
+import io.eventtime.core.ndjson.JsonValues;
 import io.eventtime.hop.HopValues;
 import java.io.Closeable;
 import java.io.IOException;
@@ -79,7 +80,7 @@ public final class EventFileWriter implements Closeable {
       g.writeStartObject();
       for (int column : columns) {
         g.writeFieldName(layout.getValueMeta(column).getName());
-        writeJson(g, value(row, column));
+        JsonValues.write(g, value(row, column));
       }
       g.writeEndObject();
     }
@@ -89,26 +90,6 @@ public final class EventFileWriter implements Closeable {
   private Object value(Object[] row, int column) throws HopValueException {
     IValueMeta meta = layout.getValueMeta(column);
     return HopValues.nativeValue(meta, column < row.length ? row[column] : null);
-  }
-
-  private static void writeJson(JsonGenerator g, Object v) throws IOException {
-    if (v == null) {
-      g.writeNull();
-    } else if (v instanceof Long l) {
-      g.writeNumber(l);
-    } else if (v instanceof Double d) {
-      g.writeNumber(d);
-    } else if (v instanceof BigDecimal b) {
-      g.writeNumber(b);
-    } else if (v instanceof Boolean b) {
-      g.writeBoolean(b);
-    } else if (v instanceof Date d) {
-      g.writeString(TimeText.format(d.getTime()));
-    } else if (v instanceof byte[] bytes) {
-      g.writeBinary(bytes);
-    } else {
-      g.writeString(v.toString());
-    }
   }
 
   private static String text(Object v) {
