@@ -21,7 +21,9 @@ public interface OpenWindows {
   /**
    * Folds a row that arrives when the watermark is {@code watermark} ({@link Long#MIN_VALUE}
    * before the first row) into its windows; returns false, changing nothing, when it is late.
-   * Every window held must be open at {@code watermark} (see {@link #closeUpTo}).
+   * Sessions need every window held to be open at {@code watermark} (see {@link #closeUpTo});
+   * grid windows do not, since a row only goes into the windows it lands in, so a partition of
+   * {@link PartitionedWindowProcessor} may hold windows its own watermark has closed.
    */
   boolean fold(Key key, long eventTime, Object[] inputs, long arrival, long watermark);
 

@@ -13,9 +13,10 @@ package io.eventtime.core;
  * p.finish();
  * }</pre>
  *
- * <p>The processor keeps the watermark, the arrival positions and the counts; the window kind's
- * {@link OpenWindows} hold the windows and decide, with {@link LatePolicy#admits}, which a row goes
- * into. Not thread-safe: one processor serves one stream.
+ * <p>It is the one-partition case of {@link PartitionedWindowProcessor}, which keeps the
+ * watermark, the arrival positions and the counts; the window kind's {@link OpenWindows} hold the
+ * windows and decide, with {@link LatePolicy#admits}, which a row goes into. Not thread-safe: one
+ * processor serves one stream.
  */
 public final class WindowProcessor {
 
@@ -25,22 +26,7 @@ public final class WindowProcessor {
     void emit(WindowResult result);
   }
 
-  private final WindowQuery query;
-  private final Sink sink;
-  private final Aggregates aggregates;
-  private final Watermark watermark;
-  private final long nextArrivalAtStart;
-  private final OpenWindows open;
-
-  private long rowsIn;
-  private long rowsOut;
-  private long lateDropped;
-  private long windowsClosed;
-  private long rowsFolded;
-  private long rowsRejected;
-  private long lastClosedStart = Long.MIN_VALUE;
-  private long lastClosedEnd = Long.MIN_VALUE;
-  private boolean finished;
+  private final PartitionedWindowProcessor stream;
 
   public WindowProcessor(WindowQuery query, Sink sink) {
     this(query, sink, OpenState.empty());
@@ -48,19 +34,11 @@ public final class WindowProcessor {
 
   /** A processor that goes on from the state a previous run handed back with {@link #hold}. */
   public WindowProcessor(WindowQuery query, Sink sink, OpenState state) {
-    this.query = query;
-    this.sink = sink;
-    this.aggregates = new Aggregates(query.aggregates());
-    this.watermark = new Watermark(query.delayMillis(), state.maxEventTime());
-    this.nextArrivalAtStart = state.nextArrival();
-    this.open = query.spec().openWindows(query.latePolicy(), aggregates);
-    for (OpenState.OpenWindow w : state.windows()) {
-      open.restore(w);
-    }
+    this.stream = new PartitionedWindowProcessor(query, sink, state);
   }
 
   public WindowQuery query() {
-    return query;
+    return stream.query();
   }
 
   /**
@@ -69,17 +47,7 @@ public final class WindowProcessor {
    * into at least one window, false when it is late (see {@link #lateReason}).
    */
   public boolean process(Key key, long eventTime, Object[] inputs) {
-    checkOpen();
-    long arrival = nextArrivalAtStart + rowsIn++;
-    if (!open.fold(key, eventTime, inputs, arrival, watermark.current())) {
-      lateDropped++;
-      return false;
-    }
-    rowsFolded++;
-    if (watermark.observe(eventTime)) {
-      closeUpTo(watermark.current());
-    }
-    return true;
+    return stream.process(0, key, eventTime, inputs);
   }
 
   /**
@@ -89,29 +57,22 @@ public final class WindowProcessor {
    * later behind the new watermark are late.
    */
   public void advanceWatermarkTo(long target) {
-    checkOpen();
-    if (watermark.advanceTo(target)) {
-      closeUpTo(watermark.current());
-    }
+    stream.advanceWatermarkTo(0, target);
   }
 
   /** Counts a row that could not be read (no usable event time); the caller reports why. */
   public void reject() {
-    checkOpen();
-    rowsIn++;
-    rowsRejected++;
+    stream.reject(0);
   }
 
   /** Why a row that {@link #process} found late was left out. */
   public String lateReason(long eventTime) {
-    return query.latePolicy().lateReason(eventTime, watermark.current());
+    return stream.lateReason(0, eventTime);
   }
 
   /** Emits every window still open, in close order: the end of a run with no carried state. */
   public void finish() {
-    checkOpen();
-    finished = true;
-    closeUpTo(Long.MAX_VALUE);
+    stream.finish();
   }
 
   /**
@@ -119,42 +80,20 @@ public final class WindowProcessor {
    * the next run to go on from.
    */
   public OpenState hold() {
-    checkOpen();
-    finished = true;
-    return new OpenState(watermark.maxEventTime(), nextArrivalAtStart + rowsIn, open.held());
+    return stream.hold();
   }
 
   public Stats stats() {
-    return new Stats(rowsIn, rowsOut, lateDropped, windowsClosed, rowsFolded, rowsRejected);
+    return stream.stats();
   }
 
   /** The watermark now, or null before the first row. */
   public Long watermark() {
-    return watermark.isSet() ? watermark.current() : null;
+    return stream.watermark();
   }
 
   /** How many windows are open, across keys: all that the processor keeps in memory. */
   public int openWindowCount() {
-    return open.count();
-  }
-
-  private void closeUpTo(long wm) {
-    open.closeUpTo(wm, this::emit);
-  }
-
-  private void emit(Key key, long start, long end, Accumulator[] accs) {
-    if (start != lastClosedStart || end != lastClosedEnd) {
-      windowsClosed++;
-      lastClosedStart = start;
-      lastClosedEnd = end;
-    }
-    rowsOut++;
-    sink.emit(new WindowResult(key, start, end, aggregates.results(accs)));
-  }
-
-  private void checkOpen() {
-    if (finished) {
-      throw new IllegalStateException("this run has ended: start a new processor for more rows");
-    }
+    return stream.openWindowCount();
   }
 }

@@ -1,0 +1,296 @@
+package io.eventtime.core;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The windowing semantics over a stream of one or more <b>partitions</b>, each an ordered sequence
+ * of rows (a Kafka partition in offset order, a file in line order): the core of the live path
+ * that issue 11's Beam transform on an unbounded input and issue 12's command line on a live
+ * source will run (docs/design/live-streams.md, sections 1.1 to 1.3). {@link WindowProcessor} is
+ * its one-partition case: a bounded replay of files is one partition, with today's answers.
+ *
+ * <ul>
+ *   <li>The partitions are fixed at construction: {@code 0 .. partitions - 1}, in partition order.
+ *   <li>Each partition has its own {@link Watermark}: the latest event time of its own earlier
+ *       rows, less the delay. A row is late or not against its own partition's watermark, by
+ *       {@link LatePolicy#admits} as with one partition; rows of other partitions never make a
+ *       row late.
+ *   <li>Each partition folds its rows into its own partial windows. A window is emitted once the
+ *       <b>stream's watermark</b>, the least of the partitions' watermarks, closes it; a partition
+ *       that has no row yet has no watermark and holds every window back. The partials of one
+ *       window merge in partition order (partition 0's first), so floating-point sums come out
+ *       bit for bit the same however the partitions' rows interleave.
+ *   <li>Windows leave in close order (by end, then start, then key), each once.
+ * </ul>
+ *
+ * <p>So the window rows, the late rows and the stats depend on each partition's rows in order,
+ * not on how the partitions interleave (the design's section 1.7).
+ *
+ * <p>Not yet for more than one partition (refused when the processor is built, naming why):
+ * session windows, whose sessions of one key join across partitions (design section 1.4), and
+ * {@code first}/{@code last}, which take across partitions the row of the earliest (latest) event
+ * time (section 1.3) while an accumulator knows only arrival positions. Nor is a run of several
+ * partitions handed on as state ({@link #hold}): that is the state's version 2 (step 2 of the
+ * design's plan). Not thread-safe: one processor serves one stream.
+ */
+public final class PartitionedWindowProcessor {
+
+  /** One window of one key, as its partials are gathered across partitions. */
+  private record WindowId(long end, long start, Key key) {}
+
+  private static final Comparator<WindowId> CLOSE_ORDER = Comparator.comparingLong(WindowId::end)
+      .thenComparingLong(WindowId::start)
+      .thenComparing(WindowId::key);
+
+  private final WindowQuery query;
+  private final WindowProcessor.Sink sink;
+  private final Aggregates aggregates;
+  private final Watermark[] watermarks;
+  private final OpenWindows[] open;
+  /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
+  private final long[] nextArrival;
+  private long streamWatermark = Long.MIN_VALUE;
+
+  private long rowsIn;
+  private long rowsOut;
+  private long lateDropped;
+  private long windowsClosed;
+  private long rowsFolded;
+  private long rowsRejected;
+  private long lastClosedStart = Long.MIN_VALUE;
+  private long lastClosedEnd = Long.MIN_VALUE;
+  private boolean finished;
+
+  /** A processor of {@code partitions} partitions, starting with no row and no open window. */
+  public PartitionedWindowProcessor(WindowQuery query, int partitions, WindowProcessor.Sink sink) {
+    this(query, supported(query, partitions), sink, OpenState.empty());
+  }
+
+  /**
+   * A processor of one partition that goes on from the state a previous run handed back with
+   * {@link #hold}: the state holds one watermark.
+   */
+  PartitionedWindowProcessor(WindowQuery query, WindowProcessor.Sink sink, OpenState state) {
+    this(query, 1, sink, state);
+  }
+
+  private PartitionedWindowProcessor(WindowQuery query, int partitions, WindowProcessor.Sink sink, OpenState state) {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
+    }
+    this.query = query;
+    this.sink = sink;
+    this.aggregates = new Aggregates(query.aggregates());
+    this.watermarks = new Watermark[partitions];
+    this.open = new OpenWindows[partitions];
+    this.nextArrival = new long[partitions];
+    for (int p = 0; p < partitions; p++) {
+      watermarks[p] = new Watermark(query.delayMillis(), p == 0 ? state.maxEventTime() : null);
+      open[p] = query.spec().openWindows(query.latePolicy(), aggregates);
+    }
+    nextArrival[0] = state.nextArrival();
+    for (OpenState.OpenWindow w : state.windows()) {
+      open[0].restore(w);
+    }
+    streamWatermark = leastWatermark();
+  }
+
+  /** {@code partitions}, once the query is known to be one this processor runs across them. */
+  private static int supported(WindowQuery query, int partitions) {
+    if (partitions == 1) {
+      return partitions;
+    }
+    String why = null;
+    if (query.spec() instanceof WindowSpec.Session) {
+      why = "session windows do not join their sessions across partitions yet";
+    }
+    for (AggregateSpec a : query.aggregates()) {
+      if (why == null && (a.kind() == AggregateKind.FIRST || a.kind() == AggregateKind.LAST)) {
+        why = "the aggregate '" + a.outputName() + "' (" + a.kind().name().toLowerCase(java.util.Locale.ROOT)
+            + ") cannot yet tell which partition's row came first or last";
+      }
+    }
+    if (why != null) {
+      throw new IllegalArgumentException("a stream of " + partitions + " partitions cannot be windowed by this query: "
+          + why + "; read it as one partition");
+    }
+    return partitions;
+  }
+
+  public WindowQuery query() {
+    return query;
+  }
+
+  /** How many partitions the stream has. */
+  public int partitions() {
+    return watermarks.length;
+  }
+
+  /**
+   * Takes the next row of {@code partition} in that partition's order: its key, its event time in
+   * epoch milliseconds, and the input value of each aggregate (any value for count(*)). Returns
+   * true when the row was folded into at least one window, false when it is late against its
+   * partition's watermark (see {@link #lateReason}).
+   */
+  public boolean process(int partition, Key key, long eventTime, Object[] inputs) {
+    checkOpen();
+    checkPartition(partition);
+    rowsIn++;
+    long arrival = nextArrival[partition]++;
+    Watermark own = watermarks[partition];
+    if (!open[partition].fold(key, eventTime, inputs, arrival, own.current())) {
+      lateDropped++;
+      return false;
+    }
+    rowsFolded++;
+    if (own.observe(eventTime)) {
+      closeUpToStreamWatermark();
+    }
+    return true;
+  }
+
+  /**
+   * Moves {@code partition}'s watermark forward to {@code target} without a row, emitting the
+   * windows the stream's watermark then closes; a target behind it changes nothing. A source
+   * that knows a partition has moved on (an idle partition whose time is taken from the wall
+   * clock, design section 1.5) uses it; its rows that arrive later behind it are late.
+   */
+  public void advanceWatermarkTo(int partition, long target) {
+    checkOpen();
+    checkPartition(partition);
+    if (watermarks[partition].advanceTo(target)) {
+      closeUpToStreamWatermark();
+    }
+  }
+
+  /** Counts a row of {@code partition} that could not be read (no usable event time). */
+  public void reject(int partition) {
+    checkOpen();
+    checkPartition(partition);
+    nextArrival[partition]++;
+    rowsIn++;
+    rowsRejected++;
+  }
+
+  /** Why a row of {@code partition} that {@link #process} found late was left out. */
+  public String lateReason(int partition, long eventTime) {
+    checkPartition(partition);
+    return query.latePolicy().lateReason(eventTime, watermarks[partition].current());
+  }
+
+  /** Emits every window still open, in close order: the end of a run with no carried state. */
+  public void finish() {
+    checkOpen();
+    finished = true;
+    closeUpTo(Long.MAX_VALUE);
+  }
+
+  /**
+   * Ends the run without emitting the open windows, and hands them back with the watermark for
+   * the next run to go on from; only with one partition (see the class comment).
+   */
+  public OpenState hold() {
+    checkOpen();
+    if (watermarks.length > 1) {
+      throw new IllegalStateException("a run of " + watermarks.length + " partitions cannot be stored yet: the state "
+          + "holds one partition's watermark and windows");
+    }
+    finished = true;
+    return new OpenState(watermarks[0].maxEventTime(), nextArrival[0], open[0].held());
+  }
+
+  public Stats stats() {
+    return new Stats(rowsIn, rowsOut, lateDropped, windowsClosed, rowsFolded, rowsRejected);
+  }
+
+  /** The stream's watermark, the least of the partitions', or null while a partition has none. */
+  public Long watermark() {
+    return streamWatermark == Long.MIN_VALUE ? null : streamWatermark;
+  }
+
+  /** {@code partition}'s own watermark, or null before its first row. */
+  public Long watermark(int partition) {
+    checkPartition(partition);
+    return watermarks[partition].isSet() ? watermarks[partition].current() : null;
+  }
+
+  /**
+   * How many windows are open, across keys, counting a window once for each partition that holds
+   * a part of it: all that the processor keeps in memory.
+   */
+  public int openWindowCount() {
+    int n = 0;
+    for (OpenWindows o : open) {
+      n += o.count();
+    }
+    return n;
+  }
+
+  private long leastWatermark() {
+    long least = Long.MAX_VALUE;
+    for (Watermark w : watermarks) {
+      if (!w.isSet()) {
+        return Long.MIN_VALUE;
+      }
+      least = Math.min(least, w.current());
+    }
+    return least;
+  }
+
+  private void closeUpToStreamWatermark() {
+    long least = leastWatermark();
+    if (least > streamWatermark) {
+      streamWatermark = least;
+      closeUpTo(least);
+    }
+  }
+
+  private void closeUpTo(long wm) {
+    if (open.length == 1) {
+      // one partition: nothing to merge, and its windows already come in close order
+      open[0].closeUpTo(wm, this::emit);
+      return;
+    }
+    TreeMap<WindowId, Accumulator[]> closing = new TreeMap<>(CLOSE_ORDER);
+    for (OpenWindows partition : open) {
+      // in partition order, so that each window's partials merge in the same order in every run
+      partition.closeUpTo(wm, (key, start, end, accs) -> closing.merge(new WindowId(end, start, key), accs,
+          (into, from) -> {
+            aggregates.merge(into, from);
+            return into;
+          }));
+    }
+    closing.forEach((id, accs) -> emit(id.key(), id.start(), id.end(), accs));
+  }
+
+  private void emit(Key key, long start, long end, Accumulator[] accs) {
+    if (start != lastClosedStart || end != lastClosedEnd) {
+      windowsClosed++;
+      lastClosedStart = start;
+      lastClosedEnd = end;
+    }
+    rowsOut++;
+    sink.emit(new WindowResult(key, start, end, aggregates.results(accs)));
+  }
+
+  private void checkPartition(int partition) {
+    if (partition < 0 || partition >= watermarks.length) {
+      throw new IllegalArgumentException("partition " + partition + " is not one of this stream's partitions 0 to "
+          + (watermarks.length - 1));
+    }
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException("this run has ended: start a new processor for more rows");
+    }
+  }
+
+  /** The partitions' open windows, for a test that looks at what each holds. */
+  List<OpenState.OpenWindow> heldBy(int partition) {
+    checkPartition(partition);
+    return open[partition].held();
+  }
+}
