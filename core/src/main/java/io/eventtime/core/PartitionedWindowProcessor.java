@@ -51,7 +51,7 @@ public final class PartitionedWindowProcessor {
   private final OpenWindows[] open;
   /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
   private final long[] nextArrival;
-  private long streamWatermark = Long.MIN_VALUE;
+  private long streamWatermark;
 
   private long rowsIn;
   private long rowsOut;
@@ -77,9 +77,6 @@ public final class PartitionedWindowProcessor {
   }
 
   private PartitionedWindowProcessor(WindowQuery query, int partitions, WindowProcessor.Sink sink, OpenState state) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
-    }
     this.query = query;
     this.sink = sink;
     this.aggregates = new Aggregates(query.aggregates());
@@ -99,6 +96,9 @@ public final class PartitionedWindowProcessor {
 
   /** {@code partitions}, once the query is known to be one this processor runs across them. */
   private static int supported(WindowQuery query, int partitions) {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
+    }
     if (partitions == 1) {
       return partitions;
     }
@@ -108,7 +108,7 @@ public final class PartitionedWindowProcessor {
     }
     for (AggregateSpec a : query.aggregates()) {
       if (why == null && (a.kind() == AggregateKind.FIRST || a.kind() == AggregateKind.LAST)) {
-        why = "the aggregate '" + a.outputName() + "' (" + a.kind().name().toLowerCase(java.util.Locale.ROOT)
+        why = "the aggregate '" + a.outputName() + "' (" + a.kind().label()
             + ") cannot yet tell which partition's row came first or last";
       }
     }
