@@ -17,8 +17,26 @@ public abstract sealed class Accumulator implements Serializable
   /** Adds the value of a row that arrived at position {@code arrival}. */
   public abstract void add(Object value, long arrival);
 
-  /** Folds {@code other}, an accumulator of the same aggregate, into this one. */
+  /**
+   * Adds the value of a row of event time {@code eventTime} that arrived at position
+   * {@code arrival} in its partition: what {@link #mergeAcrossPartitions} needs of first and last.
+   */
+  public void add(Object value, long arrival, long eventTime) {
+    add(value, arrival);
+  }
+
+  /** Folds {@code other}, an accumulator of the same aggregate and the same partition, into this one. */
   public abstract void merge(Accumulator other);
+
+  /**
+   * Folds {@code other}, the same aggregate's partial of a partition after this one's in partition
+   * order, into this one. Arrival positions of two partitions do not compare, so first and last
+   * take the row of the earliest (latest) event time, ties going to the earlier (later)
+   * partition; every other aggregate merges as {@link #merge} does.
+   */
+  public void mergeAcrossPartitions(Accumulator other) {
+    merge(other);
+  }
 
   /** The aggregate's value; null where no value was seen (a sum, min, max or avg of no values). */
   public abstract Object result();
@@ -206,12 +224,17 @@ public abstract sealed class Accumulator implements Serializable
     }
   }
 
-  /** first or last, by arrival position. */
+  /**
+   * first or last, by arrival position within a partition; across partitions by the event time
+   * of each partition's first (last) row ({@link #mergeAcrossPartitions}).
+   */
   public static final class ByArrival extends Accumulator {
     final boolean last;
     boolean any;
     long arrival;
     Object value;
+    /** The event time of the row taken, null when it was added without one. */
+    Long eventTime;
 
     ByArrival(boolean last) {
       this.last = last;
@@ -219,10 +242,20 @@ public abstract sealed class Accumulator implements Serializable
 
     @Override
     public void add(Object v, long at) {
+      take(v, at, null);
+    }
+
+    @Override
+    public void add(Object v, long at, long ts) {
+      take(v, at, ts);
+    }
+
+    private void take(Object v, long at, Long ts) {
       if (!any || (last ? at > arrival : at < arrival)) {
         any = true;
         arrival = at;
         value = v;
+        eventTime = ts;
       }
     }
 
@@ -230,8 +263,40 @@ public abstract sealed class Accumulator implements Serializable
     public void merge(Accumulator other) {
       ByArrival o = (ByArrival) other;
       if (o.any) {
-        add(o.value, o.arrival);
+        take(o.value, o.arrival, o.eventTime);
       }
+    }
+
+    @Override
+    public void mergeAcrossPartitions(Accumulator other) {
+      ByArrival o = (ByArrival) other;
+      if (!o.any) {
+        return;
+      }
+      if (any && (eventTime == null || o.eventTime == null)) {
+        throw new IllegalStateException("a " + (last ? "last" : "first") + " partial without the event time of its "
+            + "row cannot be merged with another partition's");
+      }
+      // ties: first keeps the earlier partition's row (this one), last takes the later one's
+      if (!any || (last ? o.eventTime >= eventTime : o.eventTime < eventTime)) {
+        any = true;
+        arrival = o.arrival;
+        value = o.value;
+        eventTime = o.eventTime;
+      }
+    }
+
+    /**
+     * The event time of the row taken, or null when none was taken or it was added without one:
+     * what a store of several partitions' partials keeps beside {@link PartialAggregate.ByArrival}.
+     */
+    public Long eventTime() {
+      return any ? eventTime : null;
+    }
+
+    /** Puts back the event time of the row taken, for a partial restored from a store. */
+    public void restoreEventTime(long ts) {
+      eventTime = ts;
     }
 
     @Override

@@ -36,10 +36,30 @@ public final class Aggregates {
     }
   }
 
-  /** Folds {@code from} into {@code into}. */
+  /**
+   * Adds one row of event time {@code eventTime}, as {@link #add(Accumulator[], Object[], long)};
+   * first and last also keep the event time, to be merged across partitions.
+   */
+  public void add(Accumulator[] accs, Object[] inputs, long arrival, long eventTime) {
+    for (int i = 0; i < accs.length; i++) {
+      accs[i].add(inputs[i], arrival, eventTime);
+    }
+  }
+
+  /** Folds {@code from} into {@code into}, two partials of one partition. */
   public void merge(Accumulator[] into, Accumulator[] from) {
     for (int i = 0; i < into.length; i++) {
       into[i].merge(from[i]);
+    }
+  }
+
+  /**
+   * Folds {@code from}, the partials of a partition after {@code into}'s in partition order, into
+   * {@code into} ({@link Accumulator#mergeAcrossPartitions}).
+   */
+  public void mergeAcrossPartitions(Accumulator[] into, Accumulator[] from) {
+    for (int i = 0; i < into.length; i++) {
+      into[i].mergeAcrossPartitions(from[i]);
     }
   }
 

@@ -36,7 +36,7 @@ final class OpenGridWindows implements OpenWindows {
         accs = aggregates.create();
         byKey.put(key, accs);
       }
-      aggregates.add(accs, inputs, arrival);
+      aggregates.add(accs, inputs, arrival, eventTime);
     }
     return n > 0;
   }

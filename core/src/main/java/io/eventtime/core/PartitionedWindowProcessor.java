@@ -21,7 +21,10 @@ import java.util.TreeMap;
  *       <b>stream's watermark</b>, the least of the partitions' watermarks, closes it; a partition
  *       that has no row yet has no watermark and holds every window back. The partials of one
  *       window merge in partition order (partition 0's first), so floating-point sums come out
- *       bit for bit the same however the partitions' rows interleave.
+ *       bit for bit the same however the partitions' rows interleave. {@code first} and
+ *       {@code last} take, among the partitions' own first (last) rows of the window, the one of
+ *       the earliest (latest) event time, a tie going to the earlier (later) partition: with one
+ *       partition, the row that arrived first (last).
  *   <li>Windows leave in close order (by end, then start, then key), each once.
  * </ul>
  *
@@ -29,9 +32,7 @@ import java.util.TreeMap;
  * not on how the partitions interleave (the design's section 1.7).
  *
  * <p>Not yet for more than one partition (refused when the processor is built, naming why):
- * session windows, whose sessions of one key join across partitions (design section 1.4), and
- * {@code first}/{@code last}, which take across partitions the row of the earliest (latest) event
- * time (section 1.3) while an accumulator knows only arrival positions. Nor is a run of several
+ * session windows, whose sessions of one key join across partitions (design section 1.4). Nor is a run of several
  * partitions handed on as state ({@link #hold}): that is the state's version 2 (step 2 of the
  * design's plan). Not thread-safe: one processor serves one stream.
  */
@@ -102,19 +103,9 @@ public final class PartitionedWindowProcessor {
     if (partitions == 1) {
       return partitions;
     }
-    String why = null;
     if (query.spec() instanceof WindowSpec.Session) {
-      why = "session windows do not join their sessions across partitions yet";
-    }
-    for (AggregateSpec a : query.aggregates()) {
-      if (why == null && (a.kind() == AggregateKind.FIRST || a.kind() == AggregateKind.LAST)) {
-        why = "the aggregate '" + a.outputName() + "' (" + a.kind().label()
-            + ") cannot yet tell which partition's row came first or last";
-      }
-    }
-    if (why != null) {
       throw new IllegalArgumentException("a stream of " + partitions + " partitions cannot be windowed by this query: "
-          + why + "; read it as one partition");
+          + "session windows do not join their sessions across partitions yet; read it as one partition");
     }
     return partitions;
   }
@@ -258,7 +249,7 @@ public final class PartitionedWindowProcessor {
       // in partition order, so that each window's partials merge in the same order in every run
       partition.closeUpTo(wm, (key, start, end, accs) -> closing.merge(new WindowId(end, start, key), accs,
           (into, from) -> {
-            aggregates.merge(into, from);
+            aggregates.mergeAcrossPartitions(into, from);
             return into;
           }));
     }

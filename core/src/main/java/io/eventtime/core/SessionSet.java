@@ -111,7 +111,7 @@ public final class SessionSet {
     }
     if (low == null && high == null) {
       Session s = new Session(key, ts, ts, aggregates.create());
-      aggregates.add(s.accumulators, inputs, arrival);
+      aggregates.add(s.accumulators, inputs, arrival, ts);
       byStart.put(ts, s);
       listener.added(s);
       return true;
@@ -125,7 +125,7 @@ public final class SessionSet {
     }
     target.start = Math.min(target.start, ts);
     target.last = Math.max(target.last, ts);
-    aggregates.add(target.accumulators, inputs, arrival);
+    aggregates.add(target.accumulators, inputs, arrival, ts);
     byStart.put(target.start, target);
     listener.added(target);
     return true;

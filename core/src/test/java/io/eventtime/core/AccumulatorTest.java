@@ -143,4 +143,33 @@ class AccumulatorTest {
     assertThat(aggs.results(b)).containsExactly(3L, 7L, "r");
     assertThat(aggs.results(a)).containsExactly(2L, 3L, "r");
   }
+
+  /**
+   * Across partitions first and last go by the event time of each partition's row, not by
+   * arrival positions (which do not compare across partitions); within one partition by arrival.
+   */
+  @Test
+  void firstAndLastMergeAcrossPartitionsByEventTime() {
+    Accumulator first0 = AggregateKind.FIRST.newAccumulator();
+    first0.add("p0 at 5", 0, 5_000);
+    first0.add("p0 at 1", 1, 1_000);
+    Accumulator first1 = AggregateKind.FIRST.newAccumulator();
+    first1.add("p1 at 3", 0, 3_000);
+    first0.mergeAcrossPartitions(first1);
+    assertThat(first0.result()).isEqualTo("p1 at 3");
+    assertThat(((Accumulator.ByArrival) first0).eventTime()).isEqualTo(3_000L);
+
+    Accumulator last0 = AggregateKind.LAST.newAccumulator();
+    last0.add("p0 at 3", 4, 3_000);
+    Accumulator last1 = AggregateKind.LAST.newAccumulator();
+    last1.add("p1 at 3", 0, 3_000);
+    last0.mergeAcrossPartitions(last1);
+    assertThat(last0.result()).isEqualTo("p1 at 3");
+
+    Accumulator untimed = AggregateKind.LAST.newAccumulator();
+    untimed.add("no time", 0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> last0.mergeAcrossPartitions(untimed))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("a last partial without the event time of its row cannot be merged with another partition's");
+  }
 }

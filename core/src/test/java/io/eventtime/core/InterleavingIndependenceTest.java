@@ -7,6 +7,7 @@ import io.eventtime.core.PartitionedRuns.Row;
 import io.eventtime.core.PartitionedRuns.Run;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.Test;
 class InterleavingIndependenceTest {
   private static final long MINUTE = 60_000;
 
-  /** Aggregates whose partials merge; the first five are joined by {@link #joinAlone} for the reference. */
+  /**
+   * Aggregates whose partials merge; the first five and first/last (of a tag that names the row's
+   * event time and partition, see {@link #tagged}) are joined by {@link #joinAlone} for the reference.
+   */
   private static final List<AggregateSpec> AGGREGATES = List.of(
       AggregateSpec.countAll("n"),
       AggregateSpec.of(AggregateKind.COUNT, "x", "count_x"),
@@ -38,8 +42,12 @@ class InterleavingIndependenceTest {
       AggregateSpec.of(AggregateKind.AVG, "d", "avg_d"),
       AggregateSpec.of(AggregateKind.COUNT_DISTINCT, "s", "distinct_s"),
       AggregateSpec.of(AggregateKind.MIN, "s", "min_s"),
-      AggregateSpec.of(AggregateKind.MAX, "s", "max_s"));
-  private static final int JOINED_BY_REFERENCE = 5;
+      AggregateSpec.of(AggregateKind.MAX, "s", "max_s"),
+      AggregateSpec.of(AggregateKind.FIRST, "s", "first_tag"),
+      AggregateSpec.of(AggregateKind.LAST, "s", "last_tag"));
+  private static final int FIRST_TAG = 10;
+  private static final int LAST_TAG = 11;
+  private static final int[] JOINED_BY_REFERENCE = {0, 1, 2, 3, 4, FIRST_TAG, LAST_TAG};
 
   /** Every one of the 70 interleavings of example L2 gives L2's answer. */
   @Test
@@ -64,22 +72,23 @@ class InterleavingIndependenceTest {
   }
 
   /**
-   * Every one of the 210 interleavings of three small partitions with keys, hopping windows, a
-   * delay and sums of doubles that are not exact in binary (so the merge order shows in the bits).
+   * Every one of the 560 interleavings of three small partitions with keys, hopping windows, a
+   * delay, sums of doubles that are not exact in binary (so the merge order shows in the bits) and
+   * first/last with rows of one event time in two partitions (b at 4 in P1 and P2).
    */
   @Test
   void everyInterleavingOfThreeSmallPartitions() {
     Key a = Key.of("a");
     Key b = Key.of("b");
-    List<List<Row>> parts = List.of(
+    List<List<Row>> parts = tagged(List.of(
         List.of(row(a, 1, 3L, 0.1, "x"), row(b, 7, 4L, 0.7, "y"), row(a, 2, -2L, 0.2, "z")),
-        List.of(row(a, 3, 10L, 0.3, "x"), row(a, 9, null, 1e-17, null)),
-        List.of(row(b, 4, 1L, 1e16, "w"), row(a, 0, 5L, 0.30000000000000004, "y")));
+        List.of(row(a, 3, 10L, 0.3, "x"), row(a, 9, null, 1e-17, null), row(b, 4, 2L, 0.4, "v")),
+        List.of(row(b, 4, 1L, 1e16, "w"), row(a, 0, 5L, 0.30000000000000004, "y"))));
     for (LatePolicy policy : LatePolicy.values()) {
       WindowQuery q = WindowQuery.of(WindowSpec.hopping(2 * MINUTE, 4 * MINUTE)).withDelay(MINUTE)
           .withLatePolicy(policy).withKeys("k").withAggregates(AGGREGATES.toArray(AggregateSpec[]::new));
       List<int[]> orders = allInterleavings(parts);
-      assertThat(orders).hasSize(210);
+      assertThat(orders).hasSize(560);
       Run first = PartitionedRuns.run(q, parts, orders.get(0));
       assertAsReplayedAlone(q, parts, first);
       for (int[] order : orders) {
@@ -110,6 +119,7 @@ class InterleavingIndependenceTest {
               new RandomStreams.Event(e.key(), e.ts(), e.x(), e.d() == null ? null : e.d() * 0.1, e.s()), AGGREGATES)))
           .toList());
     }
+    parts = tagged(parts);
     Run first = PartitionedRuns.run(q, parts, PartitionedRuns.oneAfterAnother(parts));
     assertAsReplayedAlone(q, parts, first);
     for (int i = 0; i < 25; i++) {
@@ -206,18 +216,52 @@ class InterleavingIndependenceTest {
   }
 
   private static Object[] head(WindowResult w) {
-    Object[] head = new Object[JOINED_BY_REFERENCE];
-    System.arraycopy(w.values(), 0, head, 0, JOINED_BY_REFERENCE);
+    Object[] head = new Object[JOINED_BY_REFERENCE.length];
+    for (int i = 0; i < head.length; i++) {
+      head[i] = w.values()[JOINED_BY_REFERENCE[i]];
+    }
     return head;
   }
 
+  /**
+   * Two partitions' parts of a window, the earlier partition's first: counts and sums added, min
+   * and max, and first (last) the tag of the earliest (latest) event time, a tie going to the
+   * earlier (later) partition.
+   */
   private static Object[] joinAlone(Object[] a, Object[] b) {
     return new Object[] {
         (Long) a[0] + (Long) b[0],
         (Long) a[1] + (Long) b[1],
         a[2] == null ? b[2] : b[2] == null ? a[2] : (Object) ((Long) a[2] + (Long) b[2]),
         a[3] == null ? b[3] : b[3] == null ? a[3] : (Object) Math.min((Long) a[3], (Long) b[3]),
-        a[4] == null ? b[4] : b[4] == null ? a[4] : (Object) Math.max((Long) a[4], (Long) b[4])};
+        a[4] == null ? b[4] : b[4] == null ? a[4] : (Object) Math.max((Long) a[4], (Long) b[4]),
+        TAG_ORDER.compare((String) b[5], (String) a[5]) < 0 ? b[5] : a[5],
+        TAG_ORDER.compare((String) b[6], (String) a[6]) > 0 ? b[6] : a[6]};
+  }
+
+  /** Tags by event time, then partition. */
+  private static final Comparator<String> TAG_ORDER = Comparator
+      .<String>comparingLong(t -> Long.parseLong(t.split("/")[0]))
+      .thenComparingInt(t -> Integer.parseInt(t.split("/")[1]));
+
+  /**
+   * The rows with the first/last inputs set to a tag "eventTime/partition/position", so that the
+   * reference can tell which row a partition's first or last is.
+   */
+  private static List<List<Row>> tagged(List<List<Row>> parts) {
+    List<List<Row>> out = new ArrayList<>();
+    for (int p = 0; p < parts.size(); p++) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < parts.get(p).size(); i++) {
+        Row row = parts.get(p).get(i);
+        Object[] inputs = row.inputs().clone();
+        inputs[FIRST_TAG] = row.ts() + "/" + p + "/" + i;
+        inputs[LAST_TAG] = inputs[FIRST_TAG];
+        rows.add(new Row(row.key(), row.ts(), inputs));
+      }
+      out.add(rows);
+    }
+    return out;
   }
 
   private static List<Row> minutes(long base, long... minutes) {
@@ -229,7 +273,7 @@ class InterleavingIndependenceTest {
   }
 
   private static Row row(Key key, long minute, Long x, Double d, String s) {
-    return new Row(key, minute * MINUTE, new Object[] {null, x, x, x, x, d, d, s, s, s});
+    return new Row(key, minute * MINUTE, new Object[] {null, x, x, x, x, d, d, s, s, s, null, null});
   }
 
   /** A uniformly random merge of the partitions that keeps each one's order. */

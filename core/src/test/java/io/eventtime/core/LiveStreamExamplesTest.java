@@ -183,15 +183,39 @@ class LiveStreamExamplesTest {
             + "sessions across partitions yet; read it as one partition");
   }
 
+  /**
+   * first and last across partitions: each partition's own first (last) row of the window by
+   * arrival, then the earliest (latest) event time among them; a tie goes to the earlier partition
+   * for first and to the later one for last. With one partition it is the row that arrived
+   * first (last), whatever its event time.
+   */
   @Test
-  void firstAndLastAcrossPartitionsAreRefusedForNow() {
-    WindowQuery q = WindowQuery.of(WindowSpec.tumbling(MINUTE))
-        .withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.LAST, "s", "last_s"));
-    assertThatThrownBy(() -> new PartitionedWindowProcessor(q, 3, r -> {}))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("a stream of 3 partitions cannot be windowed by this query: the aggregate 'last_s' (last) cannot "
-            + "yet tell which partition's row came first or last; read it as one partition");
-    assertThat(new PartitionedWindowProcessor(q, 1, r -> {}).partitions()).isEqualTo(1);
+  void firstAndLastAcrossPartitionsTakeTheEventTimeOfEachPartitionsOwnRow() {
+    WindowQuery q = WindowQuery.of(WindowSpec.tumbling(10 * MINUTE)).withDelay(5 * MINUTE)
+        .withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.FIRST, "s", "first_s"),
+            AggregateSpec.of(AggregateKind.LAST, "s", "last_s"));
+    List<List<Row>> parts = List.of(
+        List.of(tagged("00:03", "a"), tagged("00:01", "b"), tagged("00:14", "e")),
+        List.of(tagged("00:02", "c"), tagged("00:06", "d"), tagged("00:04", "f"), tagged("00:14", "g")),
+        List.of(tagged("00:14", "h"), tagged("00:12", "i")));
+    for (int[] order : List.of(PartitionedRuns.oneAfterAnother(parts), new int[] {2, 2, 1, 1, 1, 1, 0, 0, 0},
+        new int[] {1, 0, 2, 1, 0, 2, 1, 0, 1})) {
+      Run run = PartitionedRuns.run(q, parts, order);
+      assertThat(PartitionedRuns.texts(run.windows())).containsExactly(
+          // P0's first is a (00:03), P1's c (00:02): c; P0's last b (00:01), P1's f (00:04): f
+          "2026-03-01 00:00:00|2026-03-01 00:10:00|5|c|f",
+          // firsts e, g, h all at 00:14: the earliest partition's, e; lasts e, g (00:14) and i (00:12): g, the
+          // later partition of the tie
+          "2026-03-01 00:10:00|2026-03-01 00:20:00|4|e|g");
+      assertThat(run.late()).isEmpty();
+    }
+    List<List<Row>> one = List.of(List.of(tagged("00:03", "a"), tagged("00:01", "b"), tagged("00:02", "c")));
+    assertThat(PartitionedRuns.texts(PartitionedRuns.run(q, one, PartitionedRuns.oneAfterAnother(one)).windows()))
+        .containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|3|a|c");
+  }
+
+  private static Row tagged(String hhmm, String s) {
+    return new Row(Key.GLOBAL, at(hhmm), new Object[] {null, s, s});
   }
 
   @Test
