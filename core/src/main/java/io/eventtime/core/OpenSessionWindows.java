@@ -78,6 +78,12 @@ final class OpenSessionWindows implements OpenWindows {
     return byEnd.size();
   }
 
+  /** The start of {@code key}'s earliest open session, or null when it has none open. */
+  Long earliestOpenStart(Key key) {
+    SessionSet set = byKey.get(key);
+    return set == null ? null : set.earliestStart();
+  }
+
   private SessionSet sessionsOf(Key key) {
     SessionSet set = byKey.get(key);
     if (set == null) {

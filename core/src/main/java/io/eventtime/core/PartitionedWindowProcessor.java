@@ -8,7 +8,7 @@ import java.util.TreeMap;
  * The windowing semantics over a stream of one or more <b>partitions</b>, each an ordered sequence
  * of rows (a Kafka partition in offset order, a file in line order): the core of the live path
  * that issue 11's Beam transform on an unbounded input and issue 12's command line on a live
- * source will run (docs/design/live-streams.md, sections 1.1 to 1.3). {@link WindowProcessor} is
+ * source will run (docs/semantics.md, "Live, partitioned streams"). {@link WindowProcessor} is
  * its one-partition case: a bounded replay of files is one partition, with today's answers.
  *
  * <ul>
@@ -25,16 +25,23 @@ import java.util.TreeMap;
  *       {@code last} take, among the partitions' own first (last) rows of the window, the one of
  *       the earliest (latest) event time, a tie going to the earlier (later) partition: with one
  *       partition, the row that arrived first (last).
+ *   <li>Sessions: each partition forms its own sessions of each key, at its own watermark, as if it
+ *       were replayed alone; partition sessions of one key from different partitions that
+ *       overlap or lie at most a gap apart are joined, transitively (two of one partition only
+ *       through another's), and a joined session leaves once the stream's watermark has closed
+ *       it and no partition holds an open session that could still join it ({@link JoinedSessions}).
+ *       A key whose rows all come from one partition gets exactly that partition's sessions.
  *   <li>Windows leave in close order (by end, then start, then key), each once.
  * </ul>
  *
  * <p>So the window rows, the late rows and the stats depend on each partition's rows in order,
- * not on how the partitions interleave (the design's section 1.7).
+ * not on how the partitions interleave; the one exception is sessions under policy
+ * {@code window} of a key spread over partitions, where a partition session that grows backwards
+ * with late rows joins a session of another partition only if that one is still waiting.
  *
- * <p>Not yet for more than one partition (refused when the processor is built, naming why):
- * session windows, whose sessions of one key join across partitions (design section 1.4). Nor is a run of several
- * partitions handed on as state ({@link #hold}): that is the state's version 2 (step 2 of the
- * design's plan). Not thread-safe: one processor serves one stream.
+ * <p>A run of several partitions is not yet handed on as state ({@link #hold}): that is the
+ * state's version 2 (step 2 of the design's plan). Not thread-safe: one processor serves one
+ * stream.
  */
 public final class PartitionedWindowProcessor {
 
@@ -53,6 +60,12 @@ public final class PartitionedWindowProcessor {
   /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
   private final long[] nextArrival;
   private long streamWatermark;
+  /**
+   * With sessions and several partitions, the partitions' closed sessions until they are joined
+   * and emitted; made on first use (null for grid windows and for one partition, whose sessions
+   * leave as its watermark closes them).
+   */
+  private JoinedSessions joined;
 
   private long rowsIn;
   private long rowsOut;
@@ -100,13 +113,6 @@ public final class PartitionedWindowProcessor {
     if (partitions < 1) {
       throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
     }
-    if (partitions == 1) {
-      return partitions;
-    }
-    if (query.spec() instanceof WindowSpec.Session) {
-      throw new IllegalArgumentException("a stream of " + partitions + " partitions cannot be windowed by this query: "
-          + "session windows do not join their sessions across partitions yet; read it as one partition");
-    }
     return partitions;
   }
 
@@ -137,7 +143,7 @@ public final class PartitionedWindowProcessor {
     }
     rowsFolded++;
     if (own.observe(eventTime)) {
-      closeUpToStreamWatermark();
+      watermarkMoved(partition);
     }
     return true;
   }
@@ -152,7 +158,7 @@ public final class PartitionedWindowProcessor {
     checkOpen();
     checkPartition(partition);
     if (watermarks[partition].advanceTo(target)) {
-      closeUpToStreamWatermark();
+      watermarkMoved(partition);
     }
   }
 
@@ -175,7 +181,14 @@ public final class PartitionedWindowProcessor {
   public void finish() {
     checkOpen();
     finished = true;
-    closeUpTo(Long.MAX_VALUE);
+    if (joinsSessions()) {
+      for (int p = 0; p < open.length; p++) {
+        closePartitionSessions(p, Long.MAX_VALUE);
+      }
+      joined.closeUpTo(Long.MAX_VALUE, this::emit);
+    } else {
+      closeUpTo(Long.MAX_VALUE);
+    }
   }
 
   /**
@@ -216,7 +229,7 @@ public final class PartitionedWindowProcessor {
     for (OpenWindows o : open) {
       n += o.count();
     }
-    return n;
+    return joined == null ? n : n + joined.count();
   }
 
   private long leastWatermark() {
@@ -230,14 +243,43 @@ public final class PartitionedWindowProcessor {
     return least;
   }
 
-  private void closeUpToStreamWatermark() {
+  /**
+   * After {@code partition}'s watermark moved: grid windows close at the stream's watermark;
+   * sessions close in their own partition at its watermark (as if it were replayed alone), and the
+   * joined ones leave at the stream's.
+   */
+  private void watermarkMoved(int partition) {
     long least = leastWatermark();
-    if (least > streamWatermark) {
-      streamWatermark = least;
-      closeUpTo(least);
+    if (!joinsSessions()) {
+      if (least > streamWatermark) {
+        streamWatermark = least;
+        closeUpTo(least);
+      }
+      return;
     }
+    closePartitionSessions(partition, watermarks[partition].current());
+    streamWatermark = Math.max(streamWatermark, least);
+    // also when the stream's watermark stood still: a session this partition closed may have been awaited
+    joined.closeUpTo(streamWatermark, this::emit);
   }
 
+  private boolean joinsSessions() {
+    if (joined == null && open.length > 1 && query.spec() instanceof WindowSpec.Session session) {
+      OpenSessionWindows[] sessions = new OpenSessionWindows[open.length];
+      for (int p = 0; p < open.length; p++) {
+        sessions[p] = (OpenSessionWindows) open[p];
+      }
+      joined = new JoinedSessions(session, aggregates, sessions);
+    }
+    return joined != null;
+  }
+
+  /** Hands the sessions of {@code partition} that {@code watermark} closes to the joined sessions. */
+  private void closePartitionSessions(int partition, long watermark) {
+    open[partition].closeUpTo(watermark, (key, start, end, accs) -> joined.add(partition, key, start, end, accs));
+  }
+
+  /** Emits the grid windows (or, with one partition, the sessions) closed at {@code wm}. */
   private void closeUpTo(long wm) {
     if (open.length == 1) {
       // one partition: nothing to merge, and its windows already come in close order

@@ -81,6 +81,11 @@ public final class SessionSet {
     return byStart.isEmpty();
   }
 
+  /** The start of the earliest open session, or null when none is open. */
+  public Long earliestStart() {
+    return byStart.isEmpty() ? null : byStart.firstKey();
+  }
+
   /** The end of a session: its last event time plus the gap. */
   public long endOf(Session s) {
     return s.last + spec.gapMillis();

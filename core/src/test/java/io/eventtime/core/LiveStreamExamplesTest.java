@@ -174,13 +174,102 @@ class LiveStreamExamplesTest {
     assertThat(0.1 + 0.2 + 0.3).isNotEqualTo(0.3 + 0.2 + 0.1);
   }
 
+  private static Row keyed(String key, String hhmm) {
+    return new Row(Key.of(key), at(hhmm), new Object[] {null});
+  }
+
+  private static final List<List<Row>> L3 = List.of(
+      List.of(keyed("acme", "00:01"), keyed("globex", "00:02"), keyed("acme", "00:04"), keyed("globex", "00:20")),
+      List.of(keyed("globex", "00:06"), keyed("globex", "00:09"), keyed("globex", "00:30")));
+  private static final WindowQuery SESSIONS_EVENT = count(WindowSpec.session(5 * MINUTE), 0, LatePolicy.EVENT)
+      .withKeys("customer");
+
+  /**
+   * L3: each partition forms its own sessions; P0's globex 00:02 and P1's 00:06..00:09 are 4 min
+   * apart and join; acme is P0's alone. In every interleaving the same rows, the first two emitted
+   * before the drain.
+   */
   @Test
-  void sessionsAcrossPartitionsAreRefusedForNow() {
-    assertThatThrownBy(() -> new PartitionedWindowProcessor(count(WindowSpec.session(5 * MINUTE), 0,
-        LatePolicy.EVENT), 2, r -> {}))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("a stream of 2 partitions cannot be windowed by this query: session windows do not join their "
-            + "sessions across partitions yet; read it as one partition");
+  void sessionsOfOneKeyJoinAcrossPartitions() {
+    List<int[]> orders = InterleavingIndependenceTest.allInterleavings(L3);
+    assertThat(orders).hasSize(35);
+    for (int[] order : orders) {
+      List<String> beforeDrain = new ArrayList<>();
+      Run run = PartitionedRuns.run(SESSIONS_EVENT, L3, order, (partition, position, p, emitted) -> {
+        beforeDrain.clear();
+        beforeDrain.addAll(PartitionedRuns.texts(emitted));
+      });
+      assertThat(PartitionedRuns.texts(run.windows())).containsExactly(
+          "[acme]|2026-03-01 00:01:00|2026-03-01 00:09:00|2",
+          "[globex]|2026-03-01 00:02:00|2026-03-01 00:14:00|3",
+          "[globex]|2026-03-01 00:20:00|2026-03-01 00:25:00|1",
+          "[globex]|2026-03-01 00:30:00|2026-03-01 00:35:00|1");
+      assertThat(beforeDrain).containsExactly(
+          "[acme]|2026-03-01 00:01:00|2026-03-01 00:09:00|2",
+          "[globex]|2026-03-01 00:02:00|2026-03-01 00:14:00|3");
+      assertThat(run.late()).isEmpty();
+      assertThat(run.stats()).isEqualTo(new Stats(7, 4, 0, 4, 7, 0));
+    }
+    List<WindowResult> p0Alone = new ArrayList<>();
+    WindowProcessor alone = new WindowProcessor(SESSIONS_EVENT, p0Alone::add);
+    for (Row row : L3.get(0)) {
+      alone.process(row.key(), row.ts(), row.inputs());
+    }
+    alone.finish();
+    assertThat(PartitionedRuns.texts(p0Alone)).containsExactly(
+        "[globex]|2026-03-01 00:02:00|2026-03-01 00:07:00|1",
+        "[acme]|2026-03-01 00:01:00|2026-03-01 00:09:00|2",
+        "[globex]|2026-03-01 00:20:00|2026-03-01 00:25:00|1");
+  }
+
+  /**
+   * L4, the documented exception: under policy window P1's session grows backwards with late rows.
+   * If P0's 00:40 is taken in before P1's 00:16, P0's 00:10..00:12 has left alone (once both
+   * partitions were past 00:17) and P1's 00:16..00:30 leaves on its own; if after, they join. Never
+   * a third outcome.
+   */
+  @Test
+  void aSessionThatGrowsBackwardsJoinsOnlyOneStillWaiting() {
+    List<List<Row>> l4 = List.of(
+        List.of(keyed("k", "00:10"), keyed("k", "00:12"), keyed("k", "00:40")),
+        List.of(keyed("k", "00:30"), keyed("k", "00:25"), keyed("k", "00:20"), keyed("k", "00:16")));
+    WindowQuery q = count(WindowSpec.session(5 * MINUTE), 0, LatePolicy.WINDOW).withKeys("k");
+    List<String> apart = List.of(
+        "[k]|2026-03-01 00:10:00|2026-03-01 00:17:00|2",
+        "[k]|2026-03-01 00:16:00|2026-03-01 00:35:00|4",
+        "[k]|2026-03-01 00:40:00|2026-03-01 00:45:00|1");
+    List<String> joined = List.of(
+        "[k]|2026-03-01 00:10:00|2026-03-01 00:35:00|6",
+        "[k]|2026-03-01 00:40:00|2026-03-01 00:45:00|1");
+    int seenApart = 0;
+    int seenJoined = 0;
+    for (int[] order : InterleavingIndependenceTest.allInterleavings(l4)) {
+      int p0At40 = positionOf(order, 0, 2);
+      int p1At16 = positionOf(order, 1, 3);
+      Run run = PartitionedRuns.run(q, l4, order);
+      if (p0At40 < p1At16) {
+        seenApart++;
+        assertThat(PartitionedRuns.texts(run.windows())).containsExactlyElementsOf(apart);
+        assertThat(run.stats()).isEqualTo(new Stats(7, 3, 0, 3, 7, 0));
+      } else {
+        seenJoined++;
+        assertThat(PartitionedRuns.texts(run.windows())).containsExactlyElementsOf(joined);
+        assertThat(run.stats()).isEqualTo(new Stats(7, 2, 0, 2, 7, 0));
+      }
+      assertThat(run.late()).isEmpty();
+    }
+    assertThat(seenApart).isEqualTo(20);
+    assertThat(seenJoined).isEqualTo(15);
+  }
+
+  /** Where in {@code order} the {@code nth} row (from 0) of {@code partition} is taken. */
+  private static int positionOf(int[] order, int partition, int nth) {
+    for (int i = 0, seen = 0; i < order.length; i++) {
+      if (order[i] == partition && seen++ == nth) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("partition " + partition + " has no row " + nth + " in the order");
   }
 
   /**
