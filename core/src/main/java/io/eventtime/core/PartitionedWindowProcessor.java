@@ -1,8 +1,11 @@
 package io.eventtime.core;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * The windowing semantics over a stream of one or more <b>partitions</b>, each an ordered sequence
@@ -67,6 +70,15 @@ public final class PartitionedWindowProcessor {
    */
   private JoinedSessions joined;
 
+  /** The idle timeout's wall clock, null while there is none (the default). */
+  private LongSupplier wallClock;
+  private long idleTimeoutMillis;
+  /** The wall time at which each partition next counts as idle, unless a row comes first. */
+  private long[] idleDueAt;
+  /** The watermark the idle timeout last set each partition to, and the wall time it read then. */
+  private long[] idleWatermark;
+  private long[] idleWallTime;
+
   private long rowsIn;
   private long rowsOut;
   private long lateDropped;
@@ -120,6 +132,94 @@ public final class PartitionedWindowProcessor {
     return query;
   }
 
+  /**
+   * Turns on the idle timeout (docs/semantics.md, "Idle partitions"), the one setting that reads
+   * the wall clock and so makes results depend on when rows arrive: a partition that has had no
+   * row with an event time for {@code timeoutMillis} of {@code wallClock} (counted from this
+   * call for one that never had one) takes the wall clock less the delay as its watermark, when
+   * that is ahead of its own, at the next {@link #advanceIdle}; and again every
+   * {@code timeoutMillis} while it stays quiet. Rejected rows do not count: they move no
+   * watermark. Call it before the first row, once.
+   *
+   * @param wallClock epoch milliseconds of the wall clock, read at this call and at each row
+   * @return this processor
+   */
+  public PartitionedWindowProcessor withIdleTimeout(long timeoutMillis, LongSupplier wallClock) {
+    checkOpen();
+    Objects.requireNonNull(wallClock, "wallClock");
+    if (timeoutMillis <= 0) {
+      throw new IllegalArgumentException("the idle timeout must be positive, got " + timeoutMillis
+          + " ms: give a duration greater than zero (e.g. 30 SECOND), or none for no idle timeout");
+    }
+    TimeRange.requireDuration("idle timeout", timeoutMillis);
+    if (this.wallClock != null || rowsIn > 0) {
+      throw new IllegalStateException("the idle timeout is set once, before the first row of the run");
+    }
+    long now = wallClock.getAsLong();
+    this.wallClock = wallClock;
+    this.idleTimeoutMillis = timeoutMillis;
+    this.idleDueAt = new long[watermarks.length];
+    Arrays.fill(idleDueAt, later(now, timeoutMillis));
+    this.idleWatermark = new long[watermarks.length];
+    Arrays.fill(idleWatermark, Long.MIN_VALUE);
+    this.idleWallTime = new long[watermarks.length];
+    return this;
+  }
+
+  /**
+   * Applies the idle timeout at wall time {@code now}: each partition that has had no row for
+   * the timeout takes {@code max(its watermark, now - delay)} as its watermark, and the windows
+   * the stream's watermark then closes are emitted. A surface calls it on a wall-clock timer.
+   * Returns whether any partition's watermark moved.
+   */
+  public boolean advanceIdle(long now) {
+    checkOpen();
+    if (wallClock == null) {
+      throw new IllegalStateException("this processor has no idle timeout: set one with withIdleTimeout first");
+    }
+    boolean moved = false;
+    for (int p = 0; p < watermarks.length; p++) {
+      if (now < idleDueAt[p]) {
+        continue;
+      }
+      idleDueAt[p] = later(now, idleTimeoutMillis);
+      long target = now < Long.MIN_VALUE + query.delayMillis() ? Long.MIN_VALUE : now - query.delayMillis();
+      if (watermarks[p].advanceTo(target)) {
+        idleWatermark[p] = watermarks[p].current();
+        idleWallTime[p] = now;
+        moved = true;
+        watermarkMoved(p);
+      }
+    }
+    return moved;
+  }
+
+  /** {@link #advanceIdle(long)} at the idle timeout's wall clock now. */
+  public boolean advanceIdle() {
+    if (wallClock == null) {
+      throw new IllegalStateException("this processor has no idle timeout: set one with withIdleTimeout first");
+    }
+    return advanceIdle(wallClock.getAsLong());
+  }
+
+  /**
+   * The watermark the idle timeout set {@code partition} to, while no row has moved it further;
+   * null otherwise: what a store keeps so that a late row's reason still names the timeout.
+   */
+  public Long idleWatermark(int partition) {
+    checkPartition(partition);
+    return idleSetsWatermark(partition) ? idleWatermark[partition] : null;
+  }
+
+  private boolean idleSetsWatermark(int partition) {
+    return wallClock != null && idleWatermark[partition] != Long.MIN_VALUE
+        && idleWatermark[partition] == watermarks[partition].current();
+  }
+
+  private static long later(long time, long millis) {
+    return time > Long.MAX_VALUE - millis ? Long.MAX_VALUE : time + millis;
+  }
+
   /** How many partitions the stream has. */
   public int partitions() {
     return watermarks.length;
@@ -134,6 +234,9 @@ public final class PartitionedWindowProcessor {
   public boolean process(int partition, Key key, long eventTime, Object[] inputs) {
     checkOpen();
     checkPartition(partition);
+    if (wallClock != null) {
+      idleDueAt[partition] = later(wallClock.getAsLong(), idleTimeoutMillis);
+    }
     rowsIn++;
     long arrival = nextArrival[partition]++;
     Watermark own = watermarks[partition];
@@ -171,10 +274,23 @@ public final class PartitionedWindowProcessor {
     rowsRejected++;
   }
 
-  /** Why a row of {@code partition} that {@link #process} found late was left out. */
+  /**
+   * Why a row of {@code partition} that {@link #process} found late was left out; it says so when
+   * the watermark that made it late came from the idle timeout.
+   */
   public String lateReason(int partition, long eventTime) {
     checkPartition(partition);
-    return query.latePolicy().lateReason(eventTime, watermarks[partition].current());
+    String reason = query.latePolicy().lateReason(eventTime, watermarks[partition].current());
+    if (!idleSetsWatermark(partition)) {
+      return reason;
+    }
+    return reason + "; that watermark is the wall clock " + TimeText.format(idleWallTime[partition])
+        + " less the delay, set by the idle timeout after " + (watermarks.length == 1 ? "the stream" : "partition "
+        + partition) + " had no row for " + durationText(idleTimeoutMillis);
+  }
+
+  private static String durationText(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
   }
 
   /** Emits every window still open, in close order: the end of a run with no carried state. */

@@ -60,6 +60,23 @@ public final class WindowProcessor {
     stream.advanceWatermarkTo(0, target);
   }
 
+  /**
+   * Turns on the idle timeout, the one setting that reads the wall clock: see
+   * {@link PartitionedWindowProcessor#withIdleTimeout}. Call it before the first row.
+   */
+  public WindowProcessor withIdleTimeout(long timeoutMillis, java.util.function.LongSupplier wallClock) {
+    stream.withIdleTimeout(timeoutMillis, wallClock);
+    return this;
+  }
+
+  /**
+   * After the timeout without a row, moves the watermark to {@code now} less the delay and emits
+   * what that closes; returns whether it moved ({@link PartitionedWindowProcessor#advanceIdle(long)}).
+   */
+  public boolean advanceIdle(long now) {
+    return stream.advanceIdle(now);
+  }
+
   /** Counts a row that could not be read (no usable event time); the caller reports why. */
   public void reject() {
     stream.reject(0);

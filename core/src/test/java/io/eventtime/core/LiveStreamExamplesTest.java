@@ -10,6 +10,7 @@ import io.eventtime.core.PartitionedRuns.Run;
 import io.eventtime.core.contract.WorkedExamples;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -114,8 +115,8 @@ class LiveStreamExamplesTest {
   }
 
   /**
-   * L5's outcome with the idle advance given (the timeout that decides it from the wall clock is
-   * not built yet): once P1 goes to now - D = 00:39, the stream's watermark is 00:24.
+   * L5's outcome with the advance given by the caller: once P1 goes to now - D = 00:39, the
+   * stream's watermark is 00:24; the late row's reason is the plain one.
    */
   @Test
   void anAdvancedPartitionStopsHoldingWindowsBack() {
@@ -140,6 +141,60 @@ class LiveStreamExamplesTest {
         + "at watermark 2026-03-01 00:39:00 (late policy window)");
     p.finish();
     assertThat(PartitionedRuns.texts(windows)).endsWith("2026-03-01 00:20:00|2026-03-01 00:30:00|1");
+    assertThat(p.stats()).isEqualTo(new Stats(5, 3, 1, 3, 4, 0));
+  }
+
+  /**
+   * L5 with a test clock: P1 goes quiet after 00:05; once it has had no row for 30 s of wall
+   * clock, it takes the wall clock 00:40:00 less the delay, 00:39, and the stream's watermark
+   * becomes 00:24. A later P1 row of 00:15 is late, the reason naming the idle timeout. Again
+   * every 30 s while a partition stays quiet.
+   */
+  @Test
+  void anIdlePartitionTakesTheWallClockLessTheDelay() {
+    long second = 1000;
+    AtomicLong wall = new AtomicLong(at("00:39"));
+    List<WindowResult> windows = new ArrayList<>();
+    PartitionedWindowProcessor p = new PartitionedWindowProcessor(
+        count(WindowSpec.tumbling(10 * MINUTE), MINUTE, LatePolicy.WINDOW), 2, windows::add)
+        .withIdleTimeout(30 * second, wall::get);
+    wall.set(at("00:39") + 30 * second);
+    assertThat(p.process(1, Key.GLOBAL, at("00:05"), new Object[] {null})).isTrue();
+    for (String t : List.of("00:01", "00:12", "00:25")) {
+      wall.addAndGet(second);
+      assertThat(p.process(0, Key.GLOBAL, at(t), new Object[] {null})).isTrue();
+    }
+    assertThat(p.advanceIdle(at("00:40") - 1)).isFalse();
+    assertThat(windows).isEmpty();
+    assertThat(p.watermark()).isEqualTo(at("00:04"));
+
+    wall.set(at("00:40"));
+    assertThat(p.advanceIdle()).isTrue();
+    assertThat(p.watermark(1)).isEqualTo(at("00:39"));
+    assertThat(p.idleWatermark(1)).isEqualTo(at("00:39"));
+    assertThat(p.idleWatermark(0)).isNull();
+    assertThat(p.watermark()).isEqualTo(at("00:24"));
+    assertThat(PartitionedRuns.texts(windows)).containsExactly(
+        "2026-03-01 00:00:00|2026-03-01 00:10:00|2",
+        "2026-03-01 00:10:00|2026-03-01 00:20:00|1");
+
+    wall.set(at("00:40") + second);
+    assertThat(p.process(1, Key.GLOBAL, at("00:15"), new Object[] {null})).isFalse();
+    assertThat(p.lateReason(1, at("00:15"))).isEqualTo("every window of event time 2026-03-01 00:15:00 had closed "
+        + "at watermark 2026-03-01 00:39:00 (late policy window); that watermark is the wall clock 2026-03-01 "
+        + "00:40:00 less the delay, set by the idle timeout after partition 1 had no row for 30 s");
+
+    // P0's last row came at 00:39:33: at 00:40:03 it is idle too, and window 00:20 closes
+    assertThat(p.advanceIdle(at("00:40") + 2 * second)).isFalse();
+    assertThat(p.advanceIdle(at("00:40") + 3 * second)).isTrue();
+    assertThat(p.watermark()).isEqualTo(at("00:39"));
+    assertThat(PartitionedRuns.texts(windows)).endsWith("2026-03-01 00:20:00|2026-03-01 00:30:00|1");
+    // the late row was a row: P1 is quiet again from 00:40:01, and moves again 30 s later
+    assertThat(p.advanceIdle(at("00:40") + 30 * second)).isFalse();
+    assertThat(p.advanceIdle(at("00:40") + 31 * second)).isTrue();
+    assertThat(p.watermark(1)).isEqualTo(at("00:39") + 31 * second);
+    p.finish();
+    assertThat(windows).hasSize(3);
     assertThat(p.stats()).isEqualTo(new Stats(5, 3, 1, 3, 4, 0));
   }
 
