@@ -8,15 +8,19 @@ import io.eventtime.core.PartitionedRuns.Late;
 import io.eventtime.core.PartitionedRuns.Row;
 import io.eventtime.core.PartitionedRuns.Run;
 import io.eventtime.core.contract.WorkedExamples;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worked examples of the live-streams design (docs/design/live-streams.md, 1.2 and 1.3) for
- * grid windows, to the row, through {@link PartitionedWindowProcessor}: window rows, late rows with
- * their reasons, stats, and when a window is emitted.
+ * The live examples of the contract (docs/semantics.md, "Live, partitioned streams", L1 to L5),
+ * to the row, through {@link PartitionedWindowProcessor}: window rows, late rows with their
+ * reasons, stats, and when a window is emitted; grid windows, first/last and sessions across
+ * partitions, and the idle timeout on a test clock.
  */
 class LiveStreamExamplesTest {
   private static final long MINUTE = 60_000;
@@ -196,6 +200,25 @@ class LiveStreamExamplesTest {
     p.finish();
     assertThat(windows).hasSize(3);
     assertThat(p.stats()).isEqualTo(new Stats(5, 3, 1, 3, 4, 0));
+  }
+
+  /** The contract's live examples quote the late reasons this processor gives, word for word. */
+  @Test
+  void theContractQuotesTheseReasons() throws IOException {
+    String page = Files.readString(Path.of("../docs/semantics.md")).replaceAll("\\s+", " ");
+    String live = page.substring(page.indexOf("## Live, partitioned streams"));
+    AtomicLong wall = new AtomicLong(at("00:39") + 30_000);
+    PartitionedWindowProcessor p = new PartitionedWindowProcessor(
+        count(WindowSpec.tumbling(10 * MINUTE), MINUTE, LatePolicy.WINDOW), 2, r -> {})
+        .withIdleTimeout(30_000, wall::get);
+    p.process(0, Key.GLOBAL, at("00:25"), new Object[] {null});
+    p.process(1, Key.GLOBAL, at("00:05"), new Object[] {null});
+    wall.set(at("00:40"));
+    p.advanceIdle();
+    assertThat(p.process(1, Key.GLOBAL, at("00:15"), new Object[] {null})).isFalse();
+    assertThat(live).contains("`" + p.lateReason(1, at("00:15")) + "`");
+    Run l2 = PartitionedRuns.run(L2_QUERY, L2, PartitionedRuns.oneAfterAnother(L2));
+    assertThat(live).contains("`" + l2.late().get(0).reason() + "`");
   }
 
   /** A rejected row counts in rows_in and takes its place among its partition's positions. */
