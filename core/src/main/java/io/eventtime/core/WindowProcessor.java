@@ -1,5 +1,7 @@
 package io.eventtime.core;
 
+import java.util.function.LongSupplier;
+
 /**
  * The windowing semantics in one pass over rows in arrival order. Each row is folded into its
  * open windows or found late; each window is handed to the sink as soon as the watermark closes
@@ -64,7 +66,7 @@ public final class WindowProcessor {
    * Turns on the idle timeout, the one setting that reads the wall clock: see
    * {@link PartitionedWindowProcessor#withIdleTimeout}. Call it before the first row.
    */
-  public WindowProcessor withIdleTimeout(long timeoutMillis, java.util.function.LongSupplier wallClock) {
+  public WindowProcessor withIdleTimeout(long timeoutMillis, LongSupplier wallClock) {
     stream.withIdleTimeout(timeoutMillis, wallClock);
     return this;
   }

@@ -166,6 +166,15 @@ class AccumulatorTest {
     last0.mergeAcrossPartitions(last1);
     assertThat(last0.result()).isEqualTo("p1 at 3");
 
+    // a partial restored from a store gets its row's event time back, and merges as before
+    Accumulator restored = PartialAggregate.of(first1).toAccumulator(AggregateKind.FIRST);
+    assertThat(((Accumulator.ByArrival) restored).eventTime()).isNull();
+    ((Accumulator.ByArrival) restored).restoreEventTime(3_000);
+    Accumulator later = AggregateKind.FIRST.newAccumulator();
+    later.add("p2 at 2", 7, 2_000);
+    restored.mergeAcrossPartitions(later);
+    assertThat(restored.result()).isEqualTo("p2 at 2");
+
     Accumulator untimed = AggregateKind.LAST.newAccumulator();
     untimed.add("no time", 0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> last0.mergeAcrossPartitions(untimed))

@@ -140,7 +140,7 @@ class InterleavingIndependenceTest {
   void randomSessionInterleavingsGiveOneAnswer(@ForAll @LongRange(min = 0, max = 1L << 40) long seed) {
     Random r = new Random(seed);
     long unit = r.nextBoolean() ? 1000 : 1;
-    WindowSpec.Session spec = (WindowSpec.Session) RandomStreams.spec(r, "session", unit);
+    WindowSpec spec = RandomStreams.spec(r, "session", unit);
     long delay = unit * r.nextInt(4);
     LatePolicy policy = LatePolicy.values()[r.nextInt(2)];
     boolean confined = r.nextBoolean();
@@ -159,7 +159,7 @@ class InterleavingIndependenceTest {
     }
     parts = tagged(parts);
     Run first = PartitionedRuns.run(q, parts, PartitionedRuns.oneAfterAnother(parts));
-    Run reference = sessionsReplayedAlone(q, spec, parts);
+    Run reference = sessionsReplayedAlone(q, parts);
     boolean exception = policy == LatePolicy.WINDOW && !confined;
     for (int i = 0; i <= 25; i++) {
       Run run = i == 0 ? first : PartitionedRuns.run(q, parts, randomInterleaving(r, parts));
@@ -190,25 +190,10 @@ class InterleavingIndependenceTest {
    * order, with the aggregates of {@link #JOINED_BY_REFERENCE} (first and last: within a partition
    * by position, across partitions by event time, then partition).
    */
-  private static Run sessionsReplayedAlone(WindowQuery q, WindowSpec.Session spec, List<List<Row>> parts) {
-    long gap = spec.gapMillis();
-    List<int[]> ids = new ArrayList<>();
-    List<WindowResult> sessions = new ArrayList<>();
-    List<Late> late = new ArrayList<>();
-    long rowsIn = 0;
-    long folded = 0;
-    long rejected = 0;
-    for (int p = 0; p < parts.size(); p++) {
-      Run alone = replayAlone(q, parts.get(p), p);
-      late.addAll(alone.late());
-      rowsIn += alone.stats().rowsIn();
-      folded += alone.stats().rowsFolded();
-      rejected += alone.stats().rowsRejected();
-      for (WindowResult w : alone.windows()) {
-        ids.add(new int[] {p});
-        sessions.add(w);
-      }
-    }
+  private static Run sessionsReplayedAlone(WindowQuery q, List<List<Row>> parts) {
+    Alone alone = replayEach(q, parts);
+    List<WindowResult> sessions = alone.windows();
+    List<Integer> ids = alone.partitionOf();
     int n = sessions.size();
     int[] component = new int[n];
     for (int i = 0; i < n; i++) {
@@ -218,7 +203,7 @@ class InterleavingIndependenceTest {
       for (int j = 0; j < n; j++) {
         WindowResult a = sessions.get(i);
         WindowResult b = sessions.get(j);
-        if (ids.get(i)[0] != ids.get(j)[0] && a.key().equals(b.key())
+        if (!ids.get(i).equals(ids.get(j)) && a.key().equals(b.key())
             && a.start() <= b.end() && b.start() <= a.end()) {
           union(component, i, j);
         }
@@ -237,7 +222,7 @@ class InterleavingIndependenceTest {
         WindowResult w = sessions.get(i);
         start = Math.min(start, w.start());
         end = Math.max(end, w.end());
-        byPartition.merge(ids.get(i)[0], head(w), (a, b) -> {
+        byPartition.merge(ids.get(i), head(w), (a, b) -> {
           Object[] both = joinAlone(a, b);
           // two sessions of one partition: first and last by position in that partition
           both[5] = POSITION_ORDER.compare((String) b[5], (String) a[5]) < 0 ? b[5] : a[5];
@@ -255,7 +240,33 @@ class InterleavingIndependenceTest {
     joined.sort(WindowResult.CLOSE_ORDER);
     Set<String> intervals = new HashSet<>();
     joined.forEach(w -> intervals.add(w.start() + "/" + w.end()));
-    return new Run(joined, late, new Stats(rowsIn, joined.size(), late.size(), intervals.size(), folded, rejected));
+    return new Run(joined, alone.late(), new Stats(alone.rowsIn(), joined.size(), alone.late().size(),
+        intervals.size(), alone.rowsFolded(), alone.rowsRejected()));
+  }
+
+  /** Each partition replayed alone: its windows with their partitions, its late rows, and its counts added up. */
+  private record Alone(List<Integer> partitionOf, List<WindowResult> windows, List<Late> late, long rowsIn,
+      long rowsFolded, long rowsRejected) {}
+
+  private static Alone replayEach(WindowQuery q, List<List<Row>> parts) {
+    List<Integer> partitionOf = new ArrayList<>();
+    List<WindowResult> windows = new ArrayList<>();
+    List<Late> late = new ArrayList<>();
+    long rowsIn = 0;
+    long folded = 0;
+    long rejected = 0;
+    for (int p = 0; p < parts.size(); p++) {
+      Run alone = replayAlone(q, parts.get(p), p);
+      late.addAll(alone.late());
+      rowsIn += alone.stats().rowsIn();
+      folded += alone.stats().rowsFolded();
+      rejected += alone.stats().rowsRejected();
+      for (WindowResult w : alone.windows()) {
+        partitionOf.add(p);
+        windows.add(w);
+      }
+    }
+    return new Alone(partitionOf, windows, late, rowsIn, folded, rejected);
   }
 
   /**
@@ -313,20 +324,11 @@ class InterleavingIndependenceTest {
    */
   private static void assertAsReplayedAlone(WindowQuery q, List<List<Row>> parts, Run run) {
     Map<String, Object[]> joined = new TreeMap<>();
-    List<Late> late = new ArrayList<>();
-    long rowsIn = 0;
-    long folded = 0;
-    long rejected = 0;
-    for (int p = 0; p < parts.size(); p++) {
-      Run alone = replayAlone(q, parts.get(p), p);
-      late.addAll(alone.late());
-      rowsIn += alone.stats().rowsIn();
-      folded += alone.stats().rowsFolded();
-      rejected += alone.stats().rowsRejected();
-      for (WindowResult w : alone.windows()) {
-        joined.merge(id(w), head(w), InterleavingIndependenceTest::joinAlone);
-      }
+    Alone alone = replayEach(q, parts);
+    for (WindowResult w : alone.windows()) {
+      joined.merge(id(w), head(w), InterleavingIndependenceTest::joinAlone);
     }
+    List<Late> late = alone.late();
     Map<String, Object[]> actual = new TreeMap<>();
     Set<String> intervals = new HashSet<>();
     for (WindowResult w : run.windows()) {
@@ -336,7 +338,8 @@ class InterleavingIndependenceTest {
     assertThat(actual).hasSameSizeAs(joined);
     joined.forEach((id, values) -> assertThat(actual.get(id)).as(id).containsExactly(values));
     assertThat(run.late()).containsExactlyInAnyOrderElementsOf(late);
-    assertThat(run.stats()).isEqualTo(new Stats(rowsIn, joined.size(), late.size(), intervals.size(), folded, rejected));
+    assertThat(run.stats()).isEqualTo(new Stats(alone.rowsIn(), joined.size(), late.size(), intervals.size(),
+        alone.rowsFolded(), alone.rowsRejected()));
     List<WindowResult> inCloseOrder = new ArrayList<>(run.windows());
     inCloseOrder.sort(WindowResult.CLOSE_ORDER);
     assertThat(run.windows()).containsExactlyElementsOf(inCloseOrder);
