@@ -120,7 +120,7 @@ public final class PartitionedWindowProcessor {
     streamWatermark = leastWatermark();
   }
 
-  /** {@code partitions}, once the query is known to be one this processor runs across them. */
+  /** {@code partitions}, refused when there is none: every query runs across any number of partitions. */
   private static int supported(WindowQuery query, int partitions) {
     if (partitions < 1) {
       throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
