@@ -445,9 +445,8 @@ public final class StateCodec {
     Long maxEventTime = readTime(top.get("max_event_time"), "max_event_time");
     long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
     OpenState.Partition only = new OpenState.Partition(OpenState.FIRST_PARTITION, maxEventTime, null, nextArrival, null);
-    Long watermark = maxEventTime == null ? null : maxEventTime - query.query().delayMillis();
     List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"),
-        Map.of(only.id(), only), watermark, true);
+        Map.of(only.id(), only), streamWatermark(List.of(only)), true);
     return new OpenState(List.of(only), windows, Map.of());
   }
 

@@ -141,6 +141,19 @@ class StateVersionTwoTest {
         .as("an idle watermark").isEqualTo(2);
   }
 
+  @Test
+  void aStateThatNamesItsPartitionsWronglyIsRefusedWhenWriting() {
+    OpenState l6 = exampleL6Stopped(new ArrayList<>());
+    StateCodec codec = new StateCodec(L2_QUERY, null);
+    OpenState twice = new OpenState(List.of(l6.partitions().get(0), l6.partitions().get(0)), List.of(), Map.of());
+    assertThatThrownBy(() -> codec.encode(twice)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the state names partition 0 twice");
+    OpenState stray = new OpenState(l6.partitions(), List.of(l6.windows().get(0).inPartition("7")), Map.of());
+    assertThatThrownBy(() -> codec.encode(stray)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the open window [] [1772323800000, 1772324400000) names partition 7, which is not one of the"
+            + " state's partitions");
+  }
+
   /** A version-1 file reads as partition "0", with no idle watermark, position or outputs. */
   @Test
   void aVersionOneFileReadsAsPartitionZero() throws IOException {
