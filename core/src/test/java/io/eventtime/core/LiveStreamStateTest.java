@@ -179,12 +179,7 @@ class LiveStreamStateTest {
       }
       int partition = order[i];
       int position = next[partition]++;
-      Row row = parts.get(partition).get(position);
-      if (row.ts() == null) {
-        p.reject(partition);
-      } else if (!p.process(partition, row.key(), row.ts(), row.inputs())) {
-        late.add(new Late(partition, position, p.lateReason(partition, row.ts())));
-      }
+      PartitionedRuns.take(p, partition, position, parts.get(partition).get(position), late);
     }
     p.finish();
     return new Run(windows, late, plus(sum, p.stats()));
