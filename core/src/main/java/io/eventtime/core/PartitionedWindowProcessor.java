@@ -256,7 +256,8 @@ public final class PartitionedWindowProcessor {
     finished = true;
     List<OpenState.Partition> partitions = new ArrayList<>();
     for (int p = 0; p < partitionIds.length; p++) {
-      partitions.add(new OpenState.Partition(partitionIds[p], watermarks[p].maxEventTime(), null, nextArrival[p], null));
+      partitions.add(
+          new OpenState.Partition(partitionIds[p], watermarks[p].maxEventTime(), null, nextArrival[p], null));
     }
     return new OpenState(partitions, heldInCloseOrder(), Map.of());
   }
@@ -271,7 +272,8 @@ public final class PartitionedWindowProcessor {
     }
     if (open.length > 1) {
       // a stable sort: the parts of one window stay in partition order
-      held.sort(Comparator.comparing((OpenState.OpenWindow w) -> new WindowId(w.end(), w.start(), w.key()), CLOSE_ORDER));
+      held.sort(Comparator.comparing((OpenState.OpenWindow w) -> new WindowId(w.end(), w.start(), w.key()),
+          CLOSE_ORDER));
     }
     return held;
   }

@@ -211,7 +211,10 @@ public final class StateCodec {
     return Math.max(fromRows, p.idleWatermark());
   }
 
-  /** The stream's watermark, up to which windows were emitted: the least of the partitions', or null while one has none. */
+  /**
+   * The stream's watermark, up to which windows were emitted: the least of the partitions', or
+   * null while one has none.
+   */
   private Long streamWatermark(List<OpenState.Partition> partitions) {
     long least = Long.MAX_VALUE;
     for (OpenState.Partition p : partitions) {
@@ -444,7 +447,8 @@ public final class StateCodec {
   private OpenState readVersionOne(ObjectNode top) {
     Long maxEventTime = readTime(top.get("max_event_time"), "max_event_time");
     long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
-    OpenState.Partition only = new OpenState.Partition(OpenState.FIRST_PARTITION, maxEventTime, null, nextArrival, null);
+    OpenState.Partition only =
+        new OpenState.Partition(OpenState.FIRST_PARTITION, maxEventTime, null, nextArrival, null);
     List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"),
         Map.of(only.id(), only), streamWatermark(List.of(only)), true);
     return new OpenState(List.of(only), windows, Map.of());
@@ -559,7 +563,8 @@ public final class StateCodec {
       }
       OpenState.OpenWindow w = readWindow(node, where, partition.nextArrival()).inPartition(id);
       if (partition.maxEventTime() == null) {
-        throw new BadState(where, versionOne ? "an open window, but no event time was ever seen (max_event_time is null)"
+        throw new BadState(where, versionOne
+            ? "an open window, but no event time was ever seen (max_event_time is null)"
             : "an open window of partition " + JsonFields.shown(NODES.textNode(id)) + ", which has seen no event"
                 + " time (its max_event_time is null)");
       }
@@ -611,8 +616,8 @@ public final class StateCodec {
       }
     }
     if (streamWatermark != null && spec.isClosed(w.end(), streamWatermark)) {
-      throw new BadState(where, "the window " + interval + " is closed at the " + (versionOne ? "stored"
-          : "emitted") + " watermark " + TimeText.format(streamWatermark) + ", so it was due to be emitted, not stored");
+      throw new BadState(where, "the window " + interval + " is closed at the " + (versionOne ? "stored" : "emitted")
+          + " watermark " + TimeText.format(streamWatermark) + ", so it was due to be emitted, not stored");
     }
   }
 
