@@ -1,8 +1,11 @@
 package io.eventtime.core;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -42,9 +45,10 @@ import java.util.function.LongSupplier;
  * {@code window} of a key spread over partitions, where a partition session that grows backwards
  * with late rows joins a session of another partition only if that one is still waiting.
  *
- * <p>A run of several partitions is not yet handed on as state ({@link #hold}): that is the
- * state's version 2 (step 2 of the design's plan). Not thread-safe: one processor serves one
- * stream.
+ * <p>A run of any number of partitions is handed on as state by {@link #hold} (each
+ * partition's watermark, next arrival and partial windows: the state's version 2) and goes on
+ * with {@link #resume}; sessions over several partitions are not stored yet. Not thread-safe:
+ * one processor serves one stream.
  */
 public final class PartitionedWindowProcessor {
 
@@ -62,6 +66,8 @@ public final class PartitionedWindowProcessor {
   private final OpenWindows[] open;
   /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
   private final long[] nextArrival;
+  /** Each partition's id in the state, in partition order. */
+  private final String[] partitionIds;
   private long streamWatermark;
   /**
    * With sessions and several partitions, the partitions' closed sessions until they are joined
@@ -91,7 +97,17 @@ public final class PartitionedWindowProcessor {
 
   /** A processor of {@code partitions} partitions, starting with no row and no open window. */
   public PartitionedWindowProcessor(WindowQuery query, int partitions, WindowProcessor.Sink sink) {
-    this(query, supported(query, partitions), sink, OpenState.empty());
+    this(query, supported(partitions), sink, noRowYet(partitions));
+  }
+
+  /**
+   * A processor that goes on from the state a previous run handed back with {@link #hold}: as
+   * many partitions as the state holds, in its order, each with its watermark, its next arrival
+   * and its part of the open windows. Refuses (IllegalArgumentException) a query this processor
+   * cannot run across that many partitions, and a window of a partition the state does not hold.
+   */
+  public static PartitionedWindowProcessor resume(WindowQuery query, WindowProcessor.Sink sink, OpenState state) {
+    return new PartitionedWindowProcessor(query, supported(state.partitions().size()), sink, state);
   }
 
   /**
@@ -109,19 +125,54 @@ public final class PartitionedWindowProcessor {
     this.watermarks = new Watermark[partitions];
     this.open = new OpenWindows[partitions];
     this.nextArrival = new long[partitions];
+    this.partitionIds = new String[partitions];
     for (int p = 0; p < partitions; p++) {
-      watermarks[p] = new Watermark(query.delayMillis(), p == 0 ? state.maxEventTime() : null);
       open[p] = query.spec().openWindows(query.latePolicy(), aggregates);
     }
-    nextArrival[0] = state.nextArrival();
-    for (OpenState.OpenWindow w : state.windows()) {
-      open[0].restore(w);
-    }
+    restore(state);
     streamWatermark = leastWatermark();
   }
 
+  /** The state of {@code partitions} partitions, {@code "0"} and on, before their first row. */
+  private static OpenState noRowYet(int partitions) {
+    List<OpenState.Partition> fresh = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      fresh.add(new OpenState.Partition(String.valueOf(p), null, null, 0, null));
+    }
+    return new OpenState(fresh, List.of(), Map.of());
+  }
+
+  /** Takes each partition's watermark, next arrival and windows from {@code state}. */
+  private void restore(OpenState state) {
+    if (state.partitions().size() != partitionIds.length) {
+      throw new IllegalArgumentException("the state holds " + state.partitions().size() + " partitions, this run "
+          + partitionIds.length + ": go on from it with PartitionedWindowProcessor.resume");
+    }
+    Map<String, Integer> index = new HashMap<>();
+    for (int p = 0; p < partitionIds.length; p++) {
+      OpenState.Partition part = state.partitions().get(p);
+      if (index.put(part.id(), p) != null) {
+        throw new IllegalArgumentException("the state names partition " + part.id() + " twice");
+      }
+      partitionIds[p] = part.id();
+      watermarks[p] = new Watermark(query.delayMillis(), part.maxEventTime());
+      if (part.idleWatermark() != null) {
+        watermarks[p].advanceTo(part.idleWatermark());
+      }
+      nextArrival[p] = part.nextArrival();
+    }
+    for (OpenState.OpenWindow w : state.windows()) {
+      Integer p = index.get(w.partition());
+      if (p == null) {
+        throw new IllegalArgumentException("the open window " + w.key() + " [" + TimeText.format(w.start()) + ", "
+            + TimeText.format(w.end()) + ") names partition " + w.partition() + ", which the state does not hold");
+      }
+      open[p].restore(w);
+    }
+  }
+
   /** {@code partitions}, refused when there is none: every query runs across any number of partitions. */
-  private static int supported(WindowQuery query, int partitions) {
+  private static int supported(int partitions) {
     if (partitions < 1) {
       throw new IllegalArgumentException("a stream has at least one partition, got " + partitions);
     }
@@ -308,17 +359,42 @@ public final class PartitionedWindowProcessor {
   }
 
   /**
-   * Ends the run without emitting the open windows, and hands them back with the watermark for
-   * the next run to go on from; only with one partition (see the class comment).
+   * Ends the run without emitting the open windows, and hands them back for the next run to go
+   * on from ({@link #resume}): each partition, in partition order, with its latest event time
+   * and next arrival (no position: the source adds it, {@link OpenState#withPosition}), and each
+   * partition's part of every open window, in close order and then partition order. Session
+   * windows of more than one partition are refused: the sessions joined across partitions
+   * (design section 1.4) are not stored yet.
    */
   public OpenState hold() {
     checkOpen();
-    if (watermarks.length > 1) {
-      throw new IllegalStateException("a run of " + watermarks.length + " partitions cannot be stored yet: the state "
-          + "holds one partition's watermark and windows");
+    if (partitionIds.length > 1 && query.spec() instanceof WindowSpec.Session) {
+      throw new IllegalStateException("a run of session windows over " + partitionIds.length + " partitions cannot be "
+          + "stored yet: the state does not hold sessions joined across partitions");
     }
     finished = true;
-    return new OpenState(watermarks[0].maxEventTime(), nextArrival[0], open[0].held());
+    List<OpenState.Partition> partitions = new ArrayList<>();
+    for (int p = 0; p < partitionIds.length; p++) {
+      partitions.add(
+          new OpenState.Partition(partitionIds[p], watermarks[p].maxEventTime(), idleWatermark(p), nextArrival[p], null));
+    }
+    return new OpenState(partitions, heldInCloseOrder(), Map.of());
+  }
+
+  /** Every partition's open windows, labelled with its id: by end, start and key, then partition order. */
+  private List<OpenState.OpenWindow> heldInCloseOrder() {
+    List<OpenState.OpenWindow> held = new ArrayList<>();
+    for (int p = 0; p < open.length; p++) {
+      for (OpenState.OpenWindow w : open[p].held()) {
+        held.add(w.inPartition(partitionIds[p]));
+      }
+    }
+    if (open.length > 1) {
+      // a stable sort: the parts of one window stay in partition order
+      held.sort(Comparator.comparing((OpenState.OpenWindow w) -> new WindowId(w.end(), w.start(), w.key()),
+          CLOSE_ORDER));
+    }
+    return held;
   }
 
   public Stats stats() {

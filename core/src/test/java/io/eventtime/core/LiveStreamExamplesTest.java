@@ -395,13 +395,4 @@ class LiveStreamExamplesTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("a stream has at least one partition, got 0");
   }
-
-  @Test
-  void aRunOfSeveralPartitionsCannotBeStoredYet() {
-    PartitionedWindowProcessor p = new PartitionedWindowProcessor(L2_QUERY, 2, r -> {});
-    assertThatThrownBy(p::hold)
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("a run of 2 partitions cannot be stored yet: the state holds one partition's watermark and "
-            + "windows");
-  }
 }

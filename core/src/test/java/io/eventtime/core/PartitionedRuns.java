@@ -40,12 +40,7 @@ final class PartitionedRuns {
     int[] next = new int[partitions.size()];
     for (int partition : order) {
       int position = next[partition]++;
-      Row row = partitions.get(partition).get(position);
-      if (row.ts() == null) {
-        p.reject(partition);
-      } else if (!p.process(partition, row.key(), row.ts(), row.inputs())) {
-        late.add(new Late(partition, position, p.lateReason(partition, row.ts())));
-      }
+      take(p, partition, position, partitions.get(partition).get(position), late);
       if (afterEach != null) {
         afterEach.taken(partition, position, p, windows);
       }
@@ -58,6 +53,15 @@ final class PartitionedRuns {
     }
     p.finish();
     return new Run(windows, late, p.stats());
+  }
+
+  /** Hands {@code row}, the row at {@code position} of {@code partition}, to {@code p}; a late row goes to {@code late}. */
+  static void take(PartitionedWindowProcessor p, int partition, int position, Row row, List<Late> late) {
+    if (row.ts() == null) {
+      p.reject(partition);
+    } else if (!p.process(partition, row.key(), row.ts(), row.inputs())) {
+      late.add(new Late(partition, position, p.lateReason(partition, row.ts())));
+    }
   }
 
   static Run run(WindowQuery query, List<List<Row>> partitions, int[] order) {

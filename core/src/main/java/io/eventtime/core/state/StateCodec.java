@@ -33,6 +33,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -49,12 +50,20 @@ import java.util.TreeMap;
 public final class StateCodec {
   /** The value of the document's {@code format} field. */
   public static final String FORMAT = "eventtime-state";
-  /** The format version this code writes, and the newest it reads. */
-  public static final int VERSION = 1;
+  /** The newest format version this code writes and reads. */
+  public static final int VERSION = 2;
+  /**
+   * The version written for a state that version 1 holds in full: one partition, {@code "0"},
+   * with no idle watermark and no position, no outputs and no source. Such a state is written
+   * byte for byte as before version 2 existed.
+   */
+  public static final int VERSION_ONE_PARTITION = 1;
 
   private static final String CHECKSUM_PREFIX = "sha256:";
-  private static final List<String> TOP_FIELDS =
+  private static final List<String> TOP_FIELDS_V1 =
       List.of("format", "version", "query", "max_event_time", "next_arrival", "windows", "checksum");
+  private static final List<String> TOP_FIELDS_V2 = List.of("format", "version", "query", "source", "partitions",
+      "emitted_watermark", "windows", "outputs", "checksum");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper MAPPER = JsonMapper.builder()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -66,15 +75,26 @@ public final class StateCodec {
   private final QueryJson.Stamped query;
   private final AggregateKind[] kinds;
   private final ObjectNode queryJson;
+  private final StateSource source;
 
   /**
    * A codec for the state of {@code query}, whose event times are read from the field
    * {@code timeField} (null when the caller has no field name, e.g. Beam element timestamps).
    */
   public StateCodec(WindowQuery query, String timeField) {
+    this(query, timeField, null);
+  }
+
+  /**
+   * A codec for the state of {@code query} over {@code source}, what the run reads (null when
+   * the caller does not say). The source is written with the state, and a state written for
+   * another source is refused; it is compared only when both the state and this codec name one.
+   */
+  public StateCodec(WindowQuery query, String timeField, StateSource source) {
     this.query = new QueryJson.Stamped(query, timeField);
     this.kinds = query.aggregates().stream().map(AggregateSpec::kind).toArray(AggregateKind[]::new);
     this.queryJson = QueryJson.write(this.query);
+    this.source = source;
   }
 
   public WindowQuery query() {
@@ -85,28 +105,126 @@ public final class StateCodec {
     return query.timeField();
   }
 
+  /** The source this codec writes and compares, or null. */
+  public StateSource source() {
+    return source;
+  }
+
   /**
-   * The state document of {@code state}, UTF-8: one line per open window, in the order
-   * {@code state} lists them. Refuses (IllegalArgumentException) a state that does not fit the
-   * query or holds a value the core does not hold (see {@link io.eventtime.core.Values}).
+   * The state document of {@code state}, UTF-8: one line per partition and per open window, in
+   * the order {@code state} lists them. Version 1 when it holds all of the state (see
+   * {@link #VERSION_ONE_PARTITION}), version 2 otherwise. Refuses (IllegalArgumentException) a
+   * state that does not fit the query or holds a value the core does not hold (see
+   * {@link io.eventtime.core.Values}).
    */
   public byte[] encode(OpenState state) {
     ObjectNode doc = NODES.objectNode();
     doc.put("format", FORMAT);
-    doc.put("version", VERSION);
+    boolean versionOne = fitsVersionOne(state);
+    doc.put("version", versionOne ? VERSION_ONE_PARTITION : VERSION);
     doc.set("query", queryJson);
-    if (state.maxEventTime() == null) {
-      doc.putNull("max_event_time");
+    if (versionOne) {
+      putTime(doc, "max_event_time", state.maxEventTime());
+      doc.put("next_arrival", state.nextArrival());
     } else {
-      doc.put("max_event_time", state.maxEventTime());
+      doc.set("source", source == null ? NODES.nullNode() : writeSource(source));
+      ArrayNode partitions = doc.putArray("partitions");
+      Set<String> ids = new HashSet<>();
+      for (OpenState.Partition p : state.partitions()) {
+        if (!ids.add(p.id())) {
+          throw new IllegalArgumentException("the state names partition " + p.id() + " twice");
+        }
+        partitions.add(writePartition(p));
+      }
+      putTime(doc, "emitted_watermark", streamWatermark(state.partitions()));
     }
-    doc.put("next_arrival", state.nextArrival());
     ArrayNode windows = doc.putArray("windows");
     for (OpenState.OpenWindow w : state.windows()) {
-      windows.add(writeWindow(w));
+      ObjectNode window = writeWindow(w);
+      if (!versionOne) {
+        if (state.partitions().stream().noneMatch(p -> p.id().equals(w.partition()))) {
+          throw new IllegalArgumentException("the open window " + w.key() + " [" + w.start() + ", " + w.end()
+              + ") names partition " + w.partition() + ", which is not one of the state's partitions");
+        }
+        ObjectNode withPartition = NODES.objectNode();
+        withPartition.put("partition", w.partition());
+        withPartition.setAll(window);
+        window = withPartition;
+      }
+      windows.add(window);
+    }
+    if (!versionOne) {
+      ObjectNode outputs = doc.putObject("outputs");
+      state.outputs().forEach(outputs::put);
     }
     doc.put("checksum", checksum(doc));
     return layout(doc).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private boolean fitsVersionOne(OpenState state) {
+    if (state.partitions().size() != 1 || source != null || !state.outputs().isEmpty()) {
+      return false;
+    }
+    OpenState.Partition only = state.partitions().get(0);
+    return only.id().equals(OpenState.FIRST_PARTITION) && only.idleWatermark() == null && only.position() == null
+        && state.windows().stream().allMatch(w -> w.partition().equals(OpenState.FIRST_PARTITION));
+  }
+
+  private static void putTime(ObjectNode node, String field, Long time) {
+    if (time == null) {
+      node.putNull(field);
+    } else {
+      node.put(field, time);
+    }
+  }
+
+  private static ObjectNode writeSource(StateSource source) {
+    ObjectNode node = NODES.objectNode();
+    node.put("kind", source.kind());
+    source.details().forEach(node::put);
+    return node;
+  }
+
+  private static ObjectNode writePartition(OpenState.Partition p) {
+    ObjectNode node = NODES.objectNode();
+    node.put("partition", p.id());
+    putTime(node, "max_event_time", p.maxEventTime());
+    putTime(node, "idle_watermark", p.idleWatermark());
+    node.put("next_arrival", p.nextArrival());
+    if (p.position() == null) {
+      node.putNull("position");
+    } else if (p.position() instanceof OpenState.NextOffset o) {
+      node.putObject("position").put("next_offset", o.nextOffset());
+    } else {
+      OpenState.FileLine f = (OpenState.FileLine) p.position();
+      node.putObject("position").put("file", f.file()).put("line", f.line()).put("byte", f.byteOffset());
+    }
+    return node;
+  }
+
+  /** A partition's watermark: the later of its latest event time less the delay and its idle watermark. */
+  private Long watermarkOf(OpenState.Partition p) {
+    Long fromRows = p.maxEventTime() == null ? null : p.maxEventTime() - query.query().delayMillis();
+    if (fromRows == null || p.idleWatermark() == null) {
+      return fromRows == null ? p.idleWatermark() : fromRows;
+    }
+    return Math.max(fromRows, p.idleWatermark());
+  }
+
+  /**
+   * The stream's watermark, up to which windows were emitted: the least of the partitions', or
+   * null while one has none.
+   */
+  private Long streamWatermark(List<OpenState.Partition> partitions) {
+    long least = Long.MAX_VALUE;
+    for (OpenState.Partition p : partitions) {
+      Long w = watermarkOf(p);
+      if (w == null) {
+        return null;
+      }
+      least = Math.min(least, w);
+    }
+    return least;
   }
 
   /**
@@ -116,10 +234,11 @@ public final class StateCodec {
   public OpenState decode(byte[] bytes, String source) {
     JsonNode doc = parse(bytes, source);
     ObjectNode top;
+    long version;
     try {
       top = JsonFields.object(doc, "the document");
-      checkFormatAndVersion(top, source);
-      JsonFields.exactly(top, "", TOP_FIELDS.toArray(String[]::new));
+      version = checkFormatAndVersion(top, source);
+      JsonFields.exactly(top, "", (version == 1 ? TOP_FIELDS_V1 : TOP_FIELDS_V2).toArray(String[]::new));
       String stored = JsonFields.text(top.get("checksum"), "checksum");
       top.remove("checksum");
       if (!stored.equals(checksum(top))) {
@@ -140,7 +259,11 @@ public final class StateCodec {
           + ": use another state directory or the same query");
     }
     try {
-      return readState(top);
+      if (version == 1) {
+        return readVersionOne(top);
+      }
+      checkSource(top.get("source"), source);
+      return readVersionTwo(top);
     } catch (BadState bad) {
       throw corrupt(source, bad);
     }
@@ -218,7 +341,8 @@ public final class StateCodec {
     return new StateException("the state file " + source + " is corrupt: " + bad.getMessage() + ": " + RESTORE, bad);
   }
 
-  private static void checkFormatAndVersion(ObjectNode top, String source) {
+  /** The document's format version, once it is one this code reads. */
+  private static long checkFormatAndVersion(ObjectNode top, String source) {
     JsonNode format = top.get("format");
     if (format == null || !FORMAT.equals(format.textValue())) {
       throw new StateException(source + " is not an eventtime state file (its \"format\" is "
@@ -233,6 +357,35 @@ public final class StateCodec {
     }
     if (version < 1) {
       throw new BadState("version", "there is no format version " + version);
+    }
+    return version;
+  }
+
+  /** Refuses a state written for another source than this codec's, when both name one. */
+  private void checkSource(JsonNode json, String file) {
+    if (json != null && json.isNull()) {
+      return;
+    }
+    ObjectNode node = JsonFields.object(json, "source");
+    String kind = null;
+    TreeMap<String, String> details = new TreeMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      String value = JsonFields.text(field.getValue(), "source." + field.getKey());
+      if (field.getKey().equals("kind")) {
+        kind = value;
+      } else {
+        details.put(field.getKey(), value);
+      }
+    }
+    if (kind == null || kind.isEmpty()) {
+      throw new BadState("source", "the field 'kind' is missing or empty");
+    }
+    StateSource written = new StateSource(kind, details);
+    if (this.source != null && !written.equals(this.source)) {
+      throw new StateException("the state in " + file + " was written for the source " + written.describe()
+          + ", this run reads the source " + this.source.describe() + ": use another state directory or the same"
+          + " source");
     }
   }
 
@@ -291,50 +444,160 @@ public final class StateCodec {
     return node;
   }
 
-  private OpenState readState(ObjectNode top) {
-    Long maxEventTime = JsonFields.wholeOrNull(top.get("max_event_time"), "max_event_time");
-    if (maxEventTime != null && !TimeRange.contains(maxEventTime)) {
-      throw new BadState("max_event_time", "the time " + TimeText.format(maxEventTime) + " is outside the supported"
+  private OpenState readVersionOne(ObjectNode top) {
+    Long maxEventTime = readTime(top.get("max_event_time"), "max_event_time");
+    long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
+    OpenState.Partition only =
+        new OpenState.Partition(OpenState.FIRST_PARTITION, maxEventTime, null, nextArrival, null);
+    List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"),
+        Map.of(only.id(), only), streamWatermark(List.of(only)), true);
+    return new OpenState(List.of(only), windows, Map.of());
+  }
+
+  private OpenState readVersionTwo(ObjectNode top) {
+    ArrayNode array = JsonFields.array(top.get("partitions"), "partitions");
+    if (array.isEmpty()) {
+      throw new BadState("partitions", "a state holds at least one partition");
+    }
+    List<OpenState.Partition> partitions = new ArrayList<>(array.size());
+    Map<String, OpenState.Partition> byId = new HashMap<>();
+    for (int i = 0; i < array.size(); i++) {
+      OpenState.Partition p = readPartition(array.get(i), "partitions[" + i + "]");
+      if (byId.put(p.id(), p) != null) {
+        throw new BadState("partitions[" + i + "].partition", "a second partition " + JsonFields.shown(
+            NODES.textNode(p.id())) + ": each partition is listed once");
+      }
+      partitions.add(p);
+    }
+    Long stored = readTime(top.get("emitted_watermark"), "emitted_watermark");
+    Long least = streamWatermark(partitions);
+    if (!Objects.equals(stored, least)) {
+      throw new BadState("emitted_watermark", (stored == null ? "null" : TimeText.format(stored))
+          + ", but the least of the partitions' watermarks is " + (least == null
+              ? "none (a partition has no watermark yet)" : TimeText.format(least)));
+    }
+    List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"), byId, least,
+        false);
+    ObjectNode outputsNode = JsonFields.object(top.get("outputs"), "outputs");
+    TreeMap<String, Long> outputs = new TreeMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = outputsNode.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> output = it.next();
+      if (output.getKey().isEmpty()) {
+        throw new BadState("outputs", "an output file with an empty name");
+      }
+      outputs.put(output.getKey(), JsonFields.nonNegative(output.getValue(), "outputs." + output.getKey()));
+    }
+    return new OpenState(partitions, windows, outputs);
+  }
+
+  private static Long readTime(JsonNode node, String where) {
+    Long time = JsonFields.wholeOrNull(node, where);
+    if (time != null && !TimeRange.contains(time)) {
+      throw new BadState(where, "the time " + TimeText.format(time) + " is outside the supported"
           + " range of event times, the years 0001 to 9999, so no run could have stored it");
     }
-    long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
-    ArrayNode array = JsonFields.array(top.get("windows"), "windows");
+    return time;
+  }
+
+  private static OpenState.Partition readPartition(JsonNode json, String where) {
+    ObjectNode node = JsonFields.object(json, where);
+    JsonFields.exactly(node, where, "partition", "max_event_time", "idle_watermark", "next_arrival", "position");
+    String id = JsonFields.text(node.get("partition"), where + ".partition");
+    if (id.isEmpty()) {
+      throw new BadState(where + ".partition", "a partition needs a non-empty id");
+    }
+    Long maxEventTime = readTime(node.get("max_event_time"), where + ".max_event_time");
+    Long idleWatermark = readTime(node.get("idle_watermark"), where + ".idle_watermark");
+    long nextArrival = JsonFields.nonNegative(node.get("next_arrival"), where + ".next_arrival");
+    return new OpenState.Partition(id, maxEventTime, idleWatermark, nextArrival,
+        readPosition(node.get("position"), where + ".position"));
+  }
+
+  private static OpenState.Position readPosition(JsonNode json, String where) {
+    if (json != null && json.isNull()) {
+      return null;
+    }
+    ObjectNode node = JsonFields.object(json, where);
+    if (node.has("next_offset")) {
+      JsonFields.exactly(node, where, "next_offset");
+      return new OpenState.NextOffset(JsonFields.nonNegative(node.get("next_offset"), where + ".next_offset"));
+    }
+    JsonFields.exactly(node, where, "file", "line", "byte");
+    String file = JsonFields.text(node.get("file"), where + ".file");
+    if (file.isEmpty()) {
+      throw new BadState(where + ".file", "a file position needs the file's name");
+    }
+    long line = JsonFields.nonNegative(node.get("line"), where + ".line");
+    if (line < 1) {
+      throw new BadState(where + ".line", "lines are numbered from 1, found 0");
+    }
+    return new OpenState.FileLine(file, line, JsonFields.nonNegative(node.get("byte"), where + ".byte"));
+  }
+
+  /**
+   * The open windows, each checked against the query, its partition (the latest event time and
+   * the next arrival of the partition that holds it) and the stream's watermark, at which it
+   * must still be open: a partition may hold a part of a window its own watermark has closed,
+   * waiting for the other partitions. A version-1 document names no partition: every window is
+   * partition "0"'s.
+   */
+  private List<OpenState.OpenWindow> readWindows(ArrayNode array, Map<String, OpenState.Partition> partitions,
+      Long streamWatermark, boolean versionOne) {
     WindowSpec spec = query.query().spec();
     List<OpenState.OpenWindow> windows = new ArrayList<>(array.size());
     Set<List<Object>> seen = new HashSet<>();
-    Map<Key, TreeMap<Long, Long>> sessionEnds = new HashMap<>();
+    Map<String, TreeMap<Long, Long>> sessionEnds = new HashMap<>();
     for (int i = 0; i < array.size(); i++) {
       String where = "windows[" + i + "]";
-      OpenState.OpenWindow w = readWindow(array.get(i), where, nextArrival);
-      if (maxEventTime == null) {
-        throw new BadState(where, "an open window, but no event time was ever seen (max_event_time is null)");
+      ObjectNode node = JsonFields.object(array.get(i), where);
+      String id = OpenState.FIRST_PARTITION;
+      if (!versionOne) {
+        id = JsonFields.text(node.get("partition"), where + ".partition");
+        node = node.deepCopy();
+        node.remove("partition");
       }
-      checkPlace(w, spec, maxEventTime, where);
-      if (!seen.add(List.of(w.key(), spec instanceof WindowSpec.Session ? w.start() : w.end()))) {
-        throw new BadState(where, "a second window of key " + w.key() + " " + (spec instanceof WindowSpec.Session
+      OpenState.Partition partition = partitions.get(id);
+      if (partition == null) {
+        throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
+            + " among the state's partitions");
+      }
+      OpenState.OpenWindow w = readWindow(node, where, partition.nextArrival()).inPartition(id);
+      if (partition.maxEventTime() == null) {
+        throw new BadState(where, versionOne
+            ? "an open window, but no event time was ever seen (max_event_time is null)"
+            : "an open window of partition " + JsonFields.shown(NODES.textNode(id)) + ", which has seen no event"
+                + " time (its max_event_time is null)");
+      }
+      checkPlace(w, spec, partition.maxEventTime(), streamWatermark, where, versionOne);
+      String ofKey = "key " + w.key() + (versionOne ? "" : " in partition " + JsonFields.shown(NODES.textNode(id)));
+      if (!seen.add(List.of(id, w.key(), spec instanceof WindowSpec.Session ? w.start() : w.end()))) {
+        throw new BadState(where, "a second window of " + ofKey + " " + (spec instanceof WindowSpec.Session
             ? "starting at " + TimeText.format(w.start()) : "ending at " + TimeText.format(w.end())));
       }
       if (spec instanceof WindowSpec.Session) {
-        sessionEnds.computeIfAbsent(w.key(), k -> new TreeMap<>()).put(w.start(), w.end());
+        sessionEnds.computeIfAbsent(ofKey, k -> new TreeMap<>()).put(w.start(), w.end());
       }
       windows.add(w);
     }
-    sessionEnds.forEach((key, byStart) -> {
+    sessionEnds.forEach((ofKey, byStart) -> {
       long previousEnd = Long.MIN_VALUE;
       for (Map.Entry<Long, Long> s : byStart.entrySet()) {
         if (s.getKey() <= previousEnd) {
-          throw new BadState("windows", "sessions of key " + key + " overlap at " + TimeText.format(s.getKey())
+          throw new BadState("windows", "sessions of " + ofKey + " overlap at " + TimeText.format(s.getKey())
               + ": they would have been one session");
         }
         previousEnd = s.getValue();
       }
     });
-    return new OpenState(maxEventTime, nextArrival, windows);
+    return windows;
   }
 
-  /** Refuses a window that this query could not have left open at the stored watermark. */
-  private void checkPlace(OpenState.OpenWindow w, WindowSpec spec, long maxEventTime, String where) {
-    long watermark = maxEventTime - query.query().delayMillis();
+  /**
+   * Refuses a window that this query could not have left open: not one its partition's rows
+   * (up to {@code maxEventTime}) could have made, or closed at the stream's watermark.
+   */
+  private void checkPlace(OpenState.OpenWindow w, WindowSpec spec, long maxEventTime, Long streamWatermark,
+      String where, boolean versionOne) {
     String interval = "[" + TimeText.format(w.start()) + ", " + TimeText.format(w.end()) + ")";
     if (spec instanceof WindowSpec.Session s) {
       long last = w.end() - s.gapMillis();
@@ -352,14 +615,13 @@ public final class StateCodec {
             + " up to the latest event time " + TimeText.format(maxEventTime));
       }
     }
-    if (spec.isClosed(w.end(), watermark)) {
-      throw new BadState(where, "the window " + interval + " is closed at the stored watermark "
-          + TimeText.format(watermark) + ", so it was due to be emitted, not stored");
+    if (streamWatermark != null && spec.isClosed(w.end(), streamWatermark)) {
+      throw new BadState(where, "the window " + interval + " is closed at the " + (versionOne ? "stored" : "emitted")
+          + " watermark " + TimeText.format(streamWatermark) + ", so it was due to be emitted, not stored");
     }
   }
 
-  private OpenState.OpenWindow readWindow(JsonNode json, String where, long nextArrival) {
-    ObjectNode node = JsonFields.object(json, where);
+  private OpenState.OpenWindow readWindow(ObjectNode node, String where, long nextArrival) {
     JsonFields.exactly(node, where, "key", "start", "end", "aggregates");
     ArrayNode keyArray = JsonFields.array(node.get("key"), where + ".key");
     int keySize = query.query().keyFields().size();
@@ -442,7 +704,7 @@ public final class StateCodec {
 
   private static void layout(JsonNode node, int depth, StringBuilder out) {
     String indent = "  ".repeat(depth + 1);
-    if (node.isObject() && depth < 2) {
+    if (node.isObject() && !node.isEmpty() && depth < 2) {
       out.append("{\n");
       for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> field = it.next();

@@ -36,7 +36,13 @@ import java.util.List;
  *
  * <p>Everything that can be refused is refused by {@link #open}, before any row is read: a
  * directory that cannot be created or written to, one that another run is using, and a state
- * that is corrupt, truncated, of a newer format or written for another query.
+ * that is corrupt, truncated, of a newer format or written for another query or source.
+ *
+ * <p>A run that appends to output files records their committed lengths in the state it stages
+ * ({@link OpenState#withOutputs}), after writing and forcing them, so that the state and the
+ * outputs are committed together by one rename. On start it cuts the files back to the lengths
+ * the stored state holds ({@link CommittedOutputs#cutBack}): what a run wrote after its last
+ * commit is taken away, and written again by the run that reads its rows again.
  *
  * <p>The state is the file {@value #STATE_FILE}. A new state is written beside it to a temporary
  * file, forced to disk, and moved over it in one atomic rename only on {@link #commit}: a run
@@ -81,8 +87,17 @@ public final class StateStore implements AutoCloseable {
    * file that is corrupt, truncated, of a newer format or written for a different query.
    */
   public static StateStore open(Path directory, WindowQuery query, String timeField) {
+    return open(directory, query, timeField, null);
+  }
+
+  /**
+   * Opens the state of {@code query} over {@code source}, what the run reads (null when the
+   * caller does not say), as {@link #open(Path, WindowQuery, String)} does; a state written for
+   * another source is refused too. The source is stored with every state this store commits.
+   */
+  public static StateStore open(Path directory, WindowQuery query, String timeField, StateSource source) {
     Path dir = directory.toAbsolutePath().normalize();
-    StateCodec codec = new StateCodec(query, timeField);
+    StateCodec codec = new StateCodec(query, timeField, source);
     createDirectory(dir);
     checkWritable(dir);
     FileChannel lockChannel = lock(dir);

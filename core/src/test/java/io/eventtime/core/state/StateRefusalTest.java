@@ -247,10 +247,10 @@ class StateRefusalTest {
 
   @Test
   void aNewerFormatIsRefused() throws IOException {
-    edit(text -> text.replace("\"version\": 1,", "\"version\": 2,"));
+    edit(text -> text.replace("\"version\": 1,", "\"version\": 3,"));
     assertThatThrownBy(() -> StateStore.open(dir, STORED, "event_time"))
-        .hasMessage("the state file " + file + " has format version 2, written by a newer eventtime; this one reads up"
-            + " to version 1: run the newer eventtime, or use another state directory");
+        .hasMessage("the state file " + file + " has format version 3, written by a newer eventtime; this one reads up"
+            + " to version 2: run the newer eventtime, or use another state directory");
     reseal(doc -> doc.put("version", 0));
     assertThatThrownBy(() -> StateStore.open(dir, STORED, "event_time"))
         .hasMessage("the state file " + file + " is corrupt: version: there is no format version 0" + RESTORE);
