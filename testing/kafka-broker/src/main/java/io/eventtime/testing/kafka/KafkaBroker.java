@@ -35,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -118,14 +119,33 @@ public final class KafkaBroker implements AutoCloseable {
     // a topic is created in the controller before the broker serves it: wait until its partitions have a leader
     long deadline = System.nanoTime() + REQUEST_TIMEOUT.toNanos();
     while (true) {
-      TopicDescription d = await("describe topic " + topic, admin().describeTopics(List.of(topic)).allTopicNames()).get(topic);
-      if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null)) {
+      if (isServed(topic, partitions)) {
         return;
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("topic " + topic + " has no leader for every partition after " + REQUEST_TIMEOUT);
       }
       sleep(50);
+    }
+  }
+
+  private boolean isServed(String topic, int partitions) {
+    try {
+      TopicDescription d = admin().describeTopics(List.of(topic)).allTopicNames()
+          .get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+      return d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return false;
+      }
+      throw new IllegalStateException("cannot describe topic " + topic + " on the test broker at " + bootstrapServers() + ": "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("cannot describe topic " + topic + " on the test broker at " + bootstrapServers()
+          + ": no answer within " + REQUEST_TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
     }
   }
 
