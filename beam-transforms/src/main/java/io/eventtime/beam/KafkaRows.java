@@ -301,22 +301,24 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
 
   /** The rows read, the records rejected, and the topic's partitions when the pipeline was built. */
   public static final class Result implements POutput {
-    private final PCollectionTuple outputs;
+    private final PCollection<Row> rows;
+    private final PCollection<Row> rejected;
     private final List<Integer> partitions;
 
     private Result(PCollectionTuple outputs, List<Integer> partitions) {
-      this.outputs = outputs;
+      this.rows = outputs.get(ROWS);
+      this.rejected = outputs.get(REJECTED);
       this.partitions = List.copyOf(partitions);
     }
 
     /** The rows, with the partition in {@value #PARTITION_FIELD} and the offset in {@value #OFFSET_FIELD}. */
     public PCollection<Row> rows() {
-      return outputs.get(ROWS);
+      return rows;
     }
 
     /** The rejected records: topic, partition, offset, field, text and reason ({@link #REJECTED_SCHEMA}). */
     public PCollection<Row> rejected() {
-      return outputs.get(REJECTED);
+      return rejected;
     }
 
     /** The topic's partition numbers, in order, as the read found them when the pipeline was built. */
@@ -326,12 +328,15 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
 
     @Override
     public Pipeline getPipeline() {
-      return outputs.getPipeline();
+      return rows.getPipeline();
     }
 
     @Override
     public Map<TupleTag<?>, PValue> expand() {
-      return outputs.expand();
+      Map<TupleTag<?>, PValue> outputs = new LinkedHashMap<>();
+      outputs.put(ROWS, rows);
+      outputs.put(REJECTED, rejected);
+      return outputs;
     }
 
     @Override

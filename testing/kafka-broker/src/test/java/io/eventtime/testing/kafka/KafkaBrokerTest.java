@@ -15,16 +15,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class KafkaBrokerTest {
-  private static KafkaBroker broker;
-
-  @BeforeAll
-  static void startBroker() {
-    broker = KafkaBroker.start();
-  }
+  /** One broker for the class: a start takes seconds. */
+  private static final KafkaBroker broker = KafkaBroker.start();
 
   @AfterAll
   static void closeBroker() {
