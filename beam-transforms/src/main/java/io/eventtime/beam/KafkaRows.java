@@ -184,8 +184,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     builder.add(DisplayData.item("startPosition", startPosition).withLabel("Start position"));
     builder.add(DisplayData.item("until", untilAvailable ? "available" : "stopped")
         .withLabel(untilAvailable ? "Reads up to the end offsets found at start" : "Reads until the pipeline is stopped"));
-    builder.add(DisplayData.item("consumerProperties", new java.util.TreeMap<>(consumerProperties).toString())
-        .withLabel("Consumer properties"));
+    builder.add(DisplayData.item("consumerProperties", shownProperties()).withLabel("Consumer properties"));
     if (schema != null) {
       builder.add(DisplayData.item("schema", schema.getFields().stream()
           .map(f -> f.getName() + " " + f.getType().getTypeName()).toList().toString()).withLabel("Schema"));
@@ -194,6 +193,13 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     }
     builder.add(DisplayData.item("partitionField", PARTITION_FIELD).withLabel("Partition field"));
     builder.add(DisplayData.item("arrivalField", OFFSET_FIELD).withLabel("Arrival position (offset) field"));
+  }
+
+  /** The consumer properties as a runner's UI may show them: secrets (passwords, JAAS settings, keys) hidden. */
+  private String shownProperties() {
+    Map<String, Object> shown = new java.util.TreeMap<>();
+    consumerProperties.forEach((k, v) -> shown.put(k, k.matches("(?i).*(password|jaas|secret).*|.*\\.key") ? "(hidden)" : v));
+    return shown.toString();
   }
 
   static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};

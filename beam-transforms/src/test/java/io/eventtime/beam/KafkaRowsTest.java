@@ -314,10 +314,12 @@ class KafkaRowsTest {
 
   @Test
   void displayDataNamesTheSettings() {
-    DisplayData d = DisplayData.from(read("t").withConsumerProperty("group.id", "g").withUntilAvailable());
+    DisplayData d = DisplayData.from(read("t").withConsumerProperty("group.id", "g").withUntilAvailable()
+        .withConsumerProperty("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"s3cret\";")
+        .withConsumerProperty("ssl.key.password", "s3cret"));
     assertThat(d.items()).extracting(i -> i.getKey() + "=" + i.getValue()).contains(
         "bootstrapServers=" + broker.bootstrapServers(), "topic=t", "startPosition=earliest", "until=available",
-        "consumerProperties={group.id=g, isolation.level=read_committed}", "schemaSampleSize=1000",
+        "consumerProperties={group.id=g, isolation.level=read_committed, sasl.jaas.config=(hidden), ssl.key.password=(hidden)}", "schemaSampleSize=1000",
         "partitionField=_partition", "arrivalField=_arrival");
   }
 
