@@ -301,6 +301,19 @@ class KafkaRowsTest {
   }
 
   @Test
+  void brokersThatNeverAnswerAreAnErrorWithinTheTimeout_beforeTheRun() throws IOException {
+    int nobody;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      nobody = s.getLocalPort();
+    }
+    String servers = "127.0.0.1:" + nobody;
+    assertThatThrownBy(() -> pipeline().apply(KafkaRows.read().withBootstrapServers(servers).withTopic("t")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("cannot list the partitions of topic t: the Kafka brokers at " + servers
+            + " did not answer within " + KafkaRowsTopic.TIMEOUT.toSeconds() + " s (");
+  }
+
+  @Test
   void anEmptyTopicReadUntilAvailableGivesNoRows_andTheStartPositionLatestReadsNothingProducedBefore() {
     broker.createTopic("quiet1", 1);
     Schema n = Schema.builder().addInt64Field("n").build();
