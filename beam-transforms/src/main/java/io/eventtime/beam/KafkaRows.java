@@ -1,0 +1,351 @@
+package io.eventtime.beam;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.kafka.KafkaIO;
+import org.apache.beam.sdk.io.kafka.KafkaRecord;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PInput;
+import org.apache.beam.sdk.values.POutput;
+import org.apache.beam.sdk.values.PValue;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads the JSON values of a Kafka topic as rows, the way {@link NdjsonIO} reads the lines of
+ * files: each record's value is one JSON object, read into a row of the given schema or of the
+ * schema inferred from the topic's first records (the same core rules as NdjsonIO's); values that
+ * are not UTF-8 text, not a JSON object, or do not fit their field go to the rejected output with
+ * the partition, offset and reason, and the read goes on. Each row carries its partition in
+ * {@value #PARTITION_FIELD} and its offset, the arrival position within the partition, in
+ * {@value #OFFSET_FIELD} (the field {@link EventTimeWindow} reads arrival positions from).
+ *
+ * <pre>{@code
+ * KafkaRows.Result read = pipeline.apply(KafkaRows.read()
+ *     .withBootstrapServers("broker:9092")
+ *     .withTopic("events")
+ *     .withConsumerProperty("group.id", "windows"));
+ * read.rows();      // Rows with the inferred (or given) schema, _partition and _arrival (the offset)
+ * read.rejected();  // topic, partition, offset, field, text, reason
+ * }</pre>
+ *
+ * <p>By default the read is unbounded: it follows the topic (with KafkaIO) until the pipeline is
+ * stopped. {@link #withUntilAvailable()} makes it bounded: when the pipeline is built it finds
+ * where each partition ends, reads up to there, and the read is done.
+ *
+ * <p>Each row's element timestamp is its <b>arrival stamp</b>: the wall-clock time it was read,
+ * never earlier than the stamp of the record before it in its partition; a partition's watermark
+ * is its last stamp, or the clock when it is caught up. Event times are fields of the rows
+ * ({@link EventTimeWindow#withTimeField}), never element timestamps: the stamps only tell a later
+ * step which rows have arrived.
+ *
+ * <p>Reading starts, in each partition, at the consumer group's committed offset when the
+ * consumer properties name a group that has one, else at the first offset ({@code earliest},
+ * the default) or the end ({@code latest}): {@link #withStartPosition}. Records of open or
+ * aborted transactions are not read ({@code isolation.level=read_committed}, unless a consumer
+ * property says otherwise).
+ */
+public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
+  /** The INT32 field of each row's partition. */
+  public static final String PARTITION_FIELD = "_partition";
+  /** The INT64 field of each row's offset in its partition: its arrival position, as {@link NdjsonIO}'s. */
+  public static final String OFFSET_FIELD = EventTimeWindow.DEFAULT_ARRIVAL_FIELD;
+  /** Start each partition at its first offset (when the group has no committed offset). */
+  public static final String EARLIEST = "earliest";
+  /** Start each partition at its end: only records produced after the start are read. */
+  public static final String LATEST = "latest";
+
+  /** The fields of a rejected record. */
+  public static final Schema REJECTED_SCHEMA = Schema.builder()
+      .addStringField("topic")
+      .addInt32Field("partition")
+      .addInt64Field("offset")
+      .addNullableField("field", FieldType.STRING)
+      .addNullableField("text", FieldType.STRING)
+      .addStringField("reason")
+      .build();
+
+  /** Consumer properties that KafkaRows sets from its own settings, and why. */
+  private static final Map<String, String> OWN_PROPERTIES = Map.of(
+      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "give the servers with withBootstrapServers",
+      ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "give the start position with withStartPosition",
+      ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "KafkaRows reads keys and values as bytes",
+      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "KafkaRows reads keys and values as bytes");
+
+  private final String bootstrapServers;
+  private final String topic;
+  private final Map<String, Object> consumerProperties;
+  private final String startPosition;
+  private final boolean untilAvailable;
+  private final Schema schema;
+  private final int sampleSize;
+
+  private KafkaRows(String bootstrapServers, String topic, Map<String, Object> consumerProperties, String startPosition,
+      boolean untilAvailable, Schema schema, int sampleSize) {
+    this.bootstrapServers = bootstrapServers;
+    this.topic = topic;
+    this.consumerProperties = consumerProperties;
+    this.startPosition = startPosition;
+    this.untilAvailable = untilAvailable;
+    this.schema = schema;
+    this.sampleSize = sampleSize;
+  }
+
+  /** A read to set up with {@link #withBootstrapServers} and {@link #withTopic}. */
+  public static KafkaRows read() {
+    return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, false,
+        null, 1000);
+  }
+
+  /** The brokers to connect to first, {@code host:port[,host:port...]}. */
+  public KafkaRows withBootstrapServers(String servers) {
+    return new KafkaRows(servers, topic, consumerProperties, startPosition, untilAvailable, schema, sampleSize);
+  }
+
+  /** The topic to read, all of its partitions. */
+  public KafkaRows withTopic(String name) {
+    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, untilAvailable, schema, sampleSize);
+  }
+
+  /**
+   * A property of the Kafka consumer ({@code group.id}, {@code isolation.level}, security
+   * settings...); the servers, start position and deserializers have their own settings.
+   */
+  public KafkaRows withConsumerProperty(String key, Object value) {
+    if (OWN_PROPERTIES.containsKey(key)) {
+      throw new IllegalArgumentException("the consumer property " + key + " is set by KafkaRows: " + OWN_PROPERTIES.get(key));
+    }
+    Map<String, Object> all = new LinkedHashMap<>(consumerProperties);
+    all.put(key, value);
+    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, untilAvailable, schema, sampleSize);
+  }
+
+  /** Where a partition without a committed offset starts: {@value #EARLIEST} (default) or {@value #LATEST}. */
+  public KafkaRows withStartPosition(String position) {
+    String p = position == null ? "" : position.toLowerCase(Locale.ROOT);
+    if (!p.equals(EARLIEST) && !p.equals(LATEST)) {
+      throw new IllegalArgumentException("the start position '" + position + "' is unknown: give " + EARLIEST + " or " + LATEST);
+    }
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, untilAvailable, schema, sampleSize);
+  }
+
+  /**
+   * A bounded read: every partition up to the end offset it has when the pipeline is built, then
+   * the read is done (the command line's {@code --until available}). Records produced later are
+   * not read.
+   */
+  public KafkaRows withUntilAvailable() {
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, true, schema, sampleSize);
+  }
+
+  /** The schema of the values, instead of inferring it (without the partition and offset fields). */
+  public KafkaRows withSchema(Schema s) {
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, untilAvailable, s, sampleSize);
+  }
+
+  /** How many of the topic's first records the schema is inferred from (default 1000). */
+  public KafkaRows withSampleSize(int records) {
+    if (records < 1) {
+      throw new IllegalArgumentException("the sample size must be at least 1 record, got " + records);
+    }
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, untilAvailable, schema, records);
+  }
+
+  /** The settings a runner's UI shows for this step. */
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    builder.addIfNotNull(DisplayData.item("bootstrapServers", bootstrapServers).withLabel("Bootstrap servers"));
+    builder.addIfNotNull(DisplayData.item("topic", topic).withLabel("Topic"));
+    builder.add(DisplayData.item("startPosition", startPosition).withLabel("Start position"));
+    builder.add(DisplayData.item("until", untilAvailable ? "available" : "stopped")
+        .withLabel(untilAvailable ? "Reads up to the end offsets found at start" : "Reads until the pipeline is stopped"));
+    builder.add(DisplayData.item("consumerProperties", shownProperties()).withLabel("Consumer properties"));
+    if (schema != null) {
+      builder.add(DisplayData.item("schema", schema.getFields().stream()
+          .map(f -> f.getName() + " " + f.getType().getTypeName()).toList().toString()).withLabel("Schema"));
+    } else {
+      builder.add(DisplayData.item("schemaSampleSize", sampleSize).withLabel("Schema inferred from records"));
+    }
+    builder.add(DisplayData.item("partitionField", PARTITION_FIELD).withLabel("Partition field"));
+    builder.add(DisplayData.item("arrivalField", OFFSET_FIELD).withLabel("Arrival position (offset) field"));
+  }
+
+  /** The consumer properties as a runner's UI may show them: secrets (passwords, JAAS settings, keys) hidden. */
+  private String shownProperties() {
+    Map<String, Object> shown = new java.util.TreeMap<>();
+    consumerProperties.forEach((k, v) -> shown.put(k, k.matches("(?i).*(password|jaas|secret).*|.*\\.key") ? "(hidden)" : v));
+    return shown.toString();
+  }
+
+  static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
+  static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
+
+  @Override
+  public Result expand(PBegin begin) {
+    Map<String, Object> config = consumerConfig();
+    List<Integer> partitionNumbers = new ArrayList<>();
+    Schema rowSchema;
+    PCollectionTuple out;
+    try (KafkaRowsTopic kafka = new KafkaRowsTopic(config, topic)) {
+      List<TopicPartition> partitions = kafka.partitions();
+      partitions.forEach(tp -> partitionNumbers.add(tp.partition()));
+      rowSchema = withPositions(schema != null ? schema : kafka.inferSchema(partitions, sampleSize));
+      KafkaRowsDecoder decoder = new KafkaRowsDecoder(topic, rowSchema);
+      out = untilAvailable
+          ? readUntilAvailable(begin, kafka, partitions, config, decoder)
+          : begin.apply("ReadKafka", KafkaIO.<byte[], byte[]>read()
+                  .withBootstrapServers(bootstrapServers)
+                  .withTopicPartitions(partitions)
+                  .withKeyDeserializer(ByteArrayDeserializer.class)
+                  .withValueDeserializer(ByteArrayDeserializer.class)
+                  .withConsumerConfigUpdates(config)
+                  .withTimestampPolicyFactory(new KafkaRowsArrivalStamps.PolicyFactory()))
+              .apply("DecodeValues", ParDo.of(new DecodeRecordFn(decoder)).withOutputTags(ROWS, TupleTagList.of(REJECTED)));
+    }
+    out.get(ROWS).setRowSchema(rowSchema);
+    out.get(REJECTED).setRowSchema(REJECTED_SCHEMA);
+    return new Result(out, partitionNumbers);
+  }
+
+  private PCollectionTuple readUntilAvailable(PBegin begin, KafkaRowsTopic kafka, List<TopicPartition> partitions,
+      Map<String, Object> config, KafkaRowsDecoder decoder) {
+    Map<Integer, Long> start = kafka.startOffsets(partitions, EARLIEST.equals(startPosition),
+        config.containsKey(ConsumerConfig.GROUP_ID_CONFIG));
+    Map<Integer, Long> end = kafka.endOffsets(partitions);
+    List<KV<Integer, KV<Long, Long>>> ranges = new ArrayList<>();
+    start.forEach((partition, from) -> {
+      if (from < end.get(partition)) {
+        ranges.add(KV.of(partition, KV.of(from, end.get(partition))));
+      }
+    });
+    return begin
+        .apply("OffsetRanges", Create.of(ranges).withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))))
+        .apply("SpreadPartitions", Reshuffle.viaRandomKey())
+        .apply("ReadRanges", ParDo.of(new KafkaRowsRangeReadFn(topic, config, decoder))
+            .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
+  }
+
+  /** The consumer's properties: ours, then the user's, refusing a read that is not set up. */
+  private Map<String, Object> consumerConfig() {
+    if (bootstrapServers == null || bootstrapServers.isBlank()) {
+      throw new IllegalArgumentException("KafkaRows needs the Kafka brokers to connect to: give withBootstrapServers(\"host:port\")");
+    }
+    if (topic == null || topic.isBlank()) {
+      throw new IllegalArgumentException("KafkaRows needs a topic to read: give withTopic(name)");
+    }
+    if (schema != null) {
+      for (Schema.Field f : schema.getFields()) {
+        if (BeamValues.coreType(f.getType()) == null) {
+          throw new IllegalArgumentException("field " + f.getName() + " of type " + f.getType()
+              + " cannot be read from JSON: give it a type of " + BeamValues.class.getSimpleName() + "'s (STRING, INT64, DOUBLE, BOOLEAN, DATETIME...)");
+        }
+      }
+    }
+    Map<String, Object> config = new HashMap<>(consumerProperties);
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, startPosition);
+    return config;
+  }
+
+  private static Schema withPositions(Schema values) {
+    for (String own : Set.of(PARTITION_FIELD, OFFSET_FIELD)) {
+      if (values.hasField(own)) {
+        throw new IllegalArgumentException("the rows already have a field named '" + own + "', which KafkaRows uses for the "
+            + (own.equals(PARTITION_FIELD) ? "partition" : "offset") + ": rename that field in the data");
+      }
+    }
+    return Schema.builder().addFields(values.getFields()).addInt32Field(PARTITION_FIELD).addInt64Field(OFFSET_FIELD).build();
+  }
+
+  /** Each record KafkaIO read, as a row or a rejected row; the element keeps its arrival stamp. */
+  private static final class DecodeRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, Row> {
+    private final KafkaRowsDecoder decoder;
+    private final org.apache.beam.sdk.metrics.Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
+    private final org.apache.beam.sdk.metrics.Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+
+    DecodeRecordFn(KafkaRowsDecoder decoder) {
+      this.decoder = decoder;
+    }
+
+    @ProcessElement
+    public void process(@Element KafkaRecord<byte[], byte[]> record, MultiOutputReceiver out) {
+      KafkaRowsDecoder.Decoded d = decoder.decode(record.getPartition(), record.getOffset(), record.getKV().getValue());
+      if (d.row() != null) {
+        out.get(ROWS).output(d.row());
+      } else {
+        rowsIn.inc();
+        rowsRejected.inc();
+        out.get(REJECTED).output(d.rejected());
+      }
+    }
+  }
+
+  /** The rows read, the records rejected, and the topic's partitions when the pipeline was built. */
+  public static final class Result implements POutput {
+    private final PCollection<Row> rows;
+    private final PCollection<Row> rejected;
+    private final List<Integer> partitions;
+
+    private Result(PCollectionTuple outputs, List<Integer> partitions) {
+      this.rows = outputs.get(ROWS);
+      this.rejected = outputs.get(REJECTED);
+      this.partitions = List.copyOf(partitions);
+    }
+
+    /** The rows, with the partition in {@value #PARTITION_FIELD} and the offset in {@value #OFFSET_FIELD}. */
+    public PCollection<Row> rows() {
+      return rows;
+    }
+
+    /** The rejected records: topic, partition, offset, field, text and reason ({@link #REJECTED_SCHEMA}). */
+    public PCollection<Row> rejected() {
+      return rejected;
+    }
+
+    /** The topic's partition numbers, in order, as the read found them when the pipeline was built. */
+    public List<Integer> partitions() {
+      return partitions;
+    }
+
+    @Override
+    public Pipeline getPipeline() {
+      return rows.getPipeline();
+    }
+
+    @Override
+    public Map<TupleTag<?>, PValue> expand() {
+      Map<TupleTag<?>, PValue> outputs = new LinkedHashMap<>();
+      outputs.put(ROWS, rows);
+      outputs.put(REJECTED, rejected);
+      return outputs;
+    }
+
+    @Override
+    public void finishSpecifyingOutput(String name, PInput input, PTransform<?, ?> transform) {}
+  }
+}
