@@ -61,6 +61,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * the watermark bounds of the block decide almost every row without the rows of the others.
    */
   public static final int DEFAULT_BLOCK_BITS = 10;
+  /** Why {@link #withState} is refused on an unbounded input, for now. */
+  static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
+      + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
+      + " input to carry the open windows over to the next run";
   private static final String NULL_DELAY = "the watermark delay is null: give a duration of zero or more"
       + " (Duration.ZERO for none)";
 
@@ -281,8 +285,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       throw new IllegalArgumentException("no time field: name the field that holds the event time with withTimeField(...)");
     }
     ReadEventTimes.requireGlobalWindow(input);
+    if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
+      if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
+        throw new IllegalArgumentException(LIVE_STATE_REFUSAL);
+      }
+    }
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
+    if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      return input.apply("LiveWindows", new LiveWindows(plan));
+    }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);
     ReadEventTimes read = new ReadEventTimes(plan, settings.blockBits);
