@@ -70,7 +70,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
     this.windows = windows;
     this.late = late;
     this.closed = closed;
-    this.earlySpec = StateSpecs.bag(new LiveBatch.LiveBatchCoder(plan.input));
+    this.earlySpec = StateSpecs.bag(LiveBatch.coder(plan.input));
     this.openSpec = StateSpecs.value(ListCoder.of(OpenWindowCoder.of(plan.query.aggregates())));
   }
 

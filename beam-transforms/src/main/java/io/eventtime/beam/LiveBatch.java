@@ -1,15 +1,13 @@
 package io.eventtime.beam;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.DelegateCoder;
+import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.Schema;
-import org.apache.beam.sdk.util.VarInt;
+import org.apache.beam.sdk.values.KV;
 
 /**
  * What {@link OrderPartitionFn} hands one key bucket from one release of its partition: the
@@ -33,38 +31,11 @@ final class LiveBatch {
   }
 
   /** Encodes the three numbers and the rows with the input rows' schema. */
-  static final class LiveBatchCoder extends CustomCoder<LiveBatch> {
-    private static final VarLongCoder LONGS = VarLongCoder.of();
-    private final ListCoder<ArrivedRow> rows;
-
-    LiveBatchCoder(Schema schema) {
-      this.rows = ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema));
-    }
-
-    @Override
-    public void encode(LiveBatch value, OutputStream out) throws IOException {
-      VarInt.encode(value.sequence, out);
-      LONGS.encode(value.stamp, out);
-      LONGS.encode(value.watermarkAfter, out);
-      rows.encode(value.rows, out);
-    }
-
-    @Override
-    public LiveBatch decode(InputStream in) throws IOException {
-      long sequence = VarInt.decodeLong(in);
-      long stamp = LONGS.decode(in);
-      long watermarkAfter = LONGS.decode(in);
-      return new LiveBatch(sequence, stamp, watermarkAfter, rows.decode(in));
-    }
-
-    @Override
-    public List<? extends Coder<?>> getCoderArguments() {
-      return List.of(rows);
-    }
-
-    @Override
-    public void verifyDeterministic() throws NonDeterministicException {
-      rows.verifyDeterministic();
-    }
+  static Coder<LiveBatch> coder(Schema schema) {
+    return DelegateCoder.of(
+        KvCoder.of(ListCoder.of(VarLongCoder.of()), ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema))),
+        (LiveBatch b) -> KV.of(List.of(b.sequence, b.stamp, b.watermarkAfter), b.rows),
+        (KV<List<Long>, List<ArrivedRow>> kv) -> new LiveBatch(kv.getKey().get(0), kv.getKey().get(1),
+            kv.getKey().get(2), kv.getValue()));
   }
 }

@@ -31,13 +31,6 @@ import org.joda.time.Instant;
  * state, event-time timers and standard coders.
  */
 final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
-  /**
-   * Why an unbounded input is refused on Beam's Spark runner: the one text the transform, the
-   * command line and Hop on Beam show.
-   */
-  public static final String SPARK_REFUSAL = "EventTimeWindow on an unbounded input needs event-time timers, which"
-      + " Beam's Spark runner does not run in streaming mode (Beam 2.62): run it on the Direct runner, the Flink"
-      + " runner (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input";
   /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
   private static final String SPARK_RUNNERS = "org.apache.beam.runners.spark.";
   /** The rows of one partition are folded in this many groups of keys, so that the fold spreads over workers. */
@@ -54,7 +47,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   /** Refuses, before the run, a runner that cannot run the live path: Beam's Spark runner. */
   static void requireEventTimeTimers(PipelineOptions options) {
     if (options.getRunner().getName().startsWith(SPARK_RUNNERS)) {
-      throw new IllegalArgumentException(SPARK_REFUSAL);
+      throw new IllegalArgumentException(EventTimeWindow.SPARK_REFUSAL);
     }
   }
 
@@ -75,7 +68,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     PCollectionTuple folded = read.get(rows)
         .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)))
         .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, KEY_BUCKETS)))
-        .setCoder(KvCoder.of(VarIntCoder.of(), new LiveBatch.LiveBatchCoder(plan.input)))
+        .setCoder(KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input)))
         .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, out.windows(), out.late(), closed))
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed)));
     folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of())))

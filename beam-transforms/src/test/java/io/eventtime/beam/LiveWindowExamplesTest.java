@@ -91,12 +91,17 @@ class LiveWindowExamplesTest {
         PAssert.that(r.rejected()).empty();
       }
     }
+    runAndCheckStats(p, cases);
+  }
+
+  /** Runs the pipeline; each kind's live and replayed stats are the example's. */
+  private static void runAndCheckStats(Pipeline p, Map<String, WorkedExamples.Case> cases) {
     PipelineResult result = p.run();
     result.waitUntilFinish();
-    for (String kind : specs.keySet()) {
-      assertThat(EventTimeMetrics.stats(result, "Live" + kind)).as(kind).isEqualTo(cases.get(kind).stats());
-      assertThat(EventTimeMetrics.stats(result, "Replay" + kind)).as(kind).isEqualTo(cases.get(kind).stats());
-    }
+    cases.forEach((kind, c) -> {
+      assertThat(EventTimeMetrics.stats(result, "Live" + kind)).as(kind).isEqualTo(c.stats());
+      assertThat(EventTimeMetrics.stats(result, "Replay" + kind)).as(kind).isEqualTo(c.stats());
+    });
   }
 
   /** Example C's file as rows: its fields (strings and whole numbers) and the line as the position. */
@@ -148,12 +153,7 @@ class LiveWindowExamplesTest {
         PAssert.that(r.rejected()).empty();
       }
     }
-    PipelineResult result = p.run();
-    result.waitUntilFinish();
-    for (String kind : queries.keySet()) {
-      assertThat(EventTimeMetrics.stats(result, "Live" + kind)).as(kind).isEqualTo(cases.get(kind).stats());
-      assertThat(EventTimeMetrics.stats(result, "Replay" + kind)).as(kind).isEqualTo(cases.get(kind).stats());
-    }
+    runAndCheckStats(p, cases);
   }
 
   private static JsonNode json(String line) {

@@ -131,7 +131,7 @@ class LiveWindowTest {
         .hasMessage("EventTimeWindow on an unbounded input needs event-time timers, which Beam's Spark runner does not"
             + " run in streaming mode (Beam 2.62): run it on the Direct runner, the Flink runner"
             + " (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input")
-        .hasMessage(LiveWindows.SPARK_REFUSAL);
+        .hasMessage(EventTimeWindow.SPARK_REFUSAL);
     PCollection<Row> bounded = p.apply(Create.of(LiveWindowExamplesTest.exampleARows())
         .withRowSchema(LiveWindowExamplesTest.A_SCHEMA));
     assertThat(bounded.apply("Bounded", window).windows()).isNotNull();
