@@ -23,7 +23,7 @@ import org.apache.beam.sdk.values.Row;
  * row per window with its bounds and aggregates; rows that come too late for their windows go
  * to a late output, rows without a usable event time to a rejected output, each with the reason.
  *
- * <p>The input is a bounded replay of a stream: each row carries its arrival position (by
+ * <p>A bounded input is a replay of a stream: each row carries its arrival position (by
  * default in the field {@value #DEFAULT_ARRIVAL_FIELD}, as {@link NdjsonIO} writes it). Lateness is
  * decided from those positions, exactly as the contract says, whatever the runner's bundling:
  * the watermark before a row is the latest event time of the rows that arrived before it, less
@@ -53,6 +53,34 @@ import org.apache.beam.sdk.values.Row;
  *
  * <p>The stats are Beam counters in the {@value EventTimeMetrics#NAMESPACE} namespace; read them
  * with {@link EventTimeMetrics#stats}.
+ *
+ * <p><b>An unbounded input</b> (docs/live-streams.md) takes the same builder and gives the same
+ * outputs; the transform picks its path from {@code input.isBounded()}. For now the input is one
+ * partition: the arrival field holds each row's position in it (a Kafka offset, a line number),
+ * and each row's Beam timestamp is its arrival stamp, the time it was read, never going back as
+ * the positions go on. The window rows, late rows with their reasons, rejected rows and stats are
+ * exactly those of the same rows replayed as a bounded input, however the runner bundles and
+ * orders them; each window row leaves as soon as the contract's watermark closes it, while the
+ * pipeline runs, and every window still open leaves when the input ends or is drained. A row
+ * whose position is at or below one already folded fails the run, naming both. Beam forbids
+ * stamping an output before what produced it, so on this path a window row carries a timestamp
+ * just after the arrival stamp of the row that closed it (the end of the global window for those
+ * emitted at the end), a late row one just after its own arrival, and a rejected row the
+ * timestamp it came with. Only portable Beam is used (state, event-time timers, standard coders):
+ * the Direct runner in streaming, Flink with {@code --streaming} and Dataflow can run it; Beam's
+ * Spark runner, which runs no event-time timers in streaming, is refused before the run
+ * ({@link #SPARK_REFUSAL}), and so is {@link #withState} on an unbounded input.
+ *
+ * <pre>{@code
+ * PCollection<Row> live = ...; // unbounded: _arrival the position, the Beam timestamp the read time
+ * EventTimeWindowResult r = live.apply(
+ *     EventTimeWindow.of(WindowSpecs.tumbling(org.joda.time.Duration.standardMinutes(1)))
+ *         .withTimeField("event_time")
+ *         .withKeys("merchant")
+ *         .withAggregates(AggregateSpec.countAll("n"))
+ *         .withWatermarkDelay(Duration.ofMinutes(5)));
+ * r.windows();   // each window as soon as the watermark closes it
+ * }</pre>
  */
 public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   public static final String DEFAULT_ARRIVAL_FIELD = "_arrival";
@@ -61,6 +89,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * the watermark bounds of the block decide almost every row without the rows of the others.
    */
   public static final int DEFAULT_BLOCK_BITS = 10;
+  /**
+   * Why an unbounded input is refused on Beam's Spark runner: the one text the transform, the
+   * command line and Hop on Beam show.
+   */
+  public static final String SPARK_REFUSAL = "EventTimeWindow on an unbounded input needs event-time timers, which"
+      + " Beam's Spark runner does not run in streaming mode (Beam 2.62): run it on the Direct runner, the Flink"
+      + " runner (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input";
+  /** Why {@link #withState} is refused on an unbounded input, for now. */
+  static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
+      + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
+      + " input to carry the open windows over to the next run";
   private static final String NULL_DELAY = "the watermark delay is null: give a duration of zero or more"
       + " (Duration.ZERO for none)";
 
@@ -227,7 +266,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /**
    * Carries the watermark and the open windows over from the previous run and on to the next:
    * only the windows this run's watermark closes are emitted, the others are kept in the state.
-   * Without it, every window still open at the end of the input is emitted.
+   * Without it, every window still open at the end of the input is emitted. Bounded inputs only
+   * for now: on an unbounded input it is refused when the transform is applied.
    */
   public EventTimeWindow withState(EventTimeState state) {
     return with(s -> {
@@ -272,8 +312,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   }
 
   /**
-   * Reads each row's position and event time, builds the watermark index from them, folds the
-   * rows into grid or session windows, and hands the open windows on when the run keeps a state.
+   * On a bounded input: reads each row's position and event time, builds the watermark index
+   * from them, folds the rows into grid or session windows, and hands the open windows on when the
+   * run keeps a state. On an unbounded input: the live path ({@link LiveWindows}), after refusing
+   * what it cannot run.
    */
   @Override
   public EventTimeWindowResult expand(PCollection<Row> input) {
@@ -281,8 +323,17 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       throw new IllegalArgumentException("no time field: name the field that holds the event time with withTimeField(...)");
     }
     ReadEventTimes.requireGlobalWindow(input);
+    if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
+      if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
+        throw new IllegalArgumentException(LIVE_STATE_REFUSAL);
+      }
+    }
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
+    if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      return input.apply("LiveWindows", new LiveWindows(plan));
+    }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);
     ReadEventTimes read = new ReadEventTimes(plan, settings.blockBits);

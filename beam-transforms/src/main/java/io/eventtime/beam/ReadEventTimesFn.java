@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -55,22 +56,13 @@ final class ReadEventTimesFn extends DoFn<Row, List<ArrivedRow>> {
   @ProcessElement
   public void process(@Element Row row, @Timestamp org.joda.time.Instant timestamp, MultiOutputReceiver out) {
     rowsIn.inc();
-    Long position = plan.position(row);
-    if (position == null) {
+    ArrivedRow arrived = read(plan, row, out.get(rejected)::output);
+    if (arrived == null) {
       rowsRejected.inc();
-      out.get(rejected).output(ProblemRows.of(plan.problems, row, null,
-          "the row has no arrival position, so its lateness cannot be decided"));
       return;
     }
-    long ts;
-    try {
-      ts = plan.eventTime(row);
-    } catch (EventTimeException e) {
-      rowsRejected.inc();
-      out.get(rejected).output(ProblemRows.of(plan.problems, row, plan.timeField,
-          plan.where(position) + ", field " + plan.timeField + ": " + e.getMessage()));
-      return;
-    }
+    long position = arrived.position;
+    long ts = arrived.eventTime;
     if (timestamp.isBefore(earliest)) {
       earliest = timestamp;
     }
@@ -80,7 +72,7 @@ final class ReadEventTimesFn extends DoFn<Row, List<ArrivedRow>> {
       byBlock = new HashMap<>();
       heldPairs = 0;
     }
-    batch.add(new ArrivedRow(position, ts, ArrivedRow.NO_WATERMARK, row));
+    batch.add(arrived);
     if (batch.size() == BATCH_ROWS) {
       out.get(main).outputWithTimestamp(batch, earliest);
       batch = new ArrayList<>(BATCH_ROWS);
@@ -95,6 +87,26 @@ final class ReadEventTimesFn extends DoFn<Row, List<ArrivedRow>> {
     batch = null;
     byBlock.forEach((block, times) -> c.output(arrivals, KV.of(block, times), earliest, GlobalWindow.INSTANCE));
     byBlock = null;
+  }
+
+  /**
+   * The row with its arrival position and event time (no watermark yet), or null when it has no
+   * usable position or time: then its rejected row, with the reason, has gone to {@code rejected}.
+   */
+  static ArrivedRow read(WindowPlan plan, Row row, Consumer<Row> rejected) {
+    Long position = plan.position(row);
+    if (position == null) {
+      rejected.accept(ProblemRows.of(plan.problems, row, null,
+          "the row has no arrival position, so its lateness cannot be decided"));
+      return null;
+    }
+    try {
+      return new ArrivedRow(position, plan.eventTime(row), ArrivedRow.NO_WATERMARK, row);
+    } catch (EventTimeException e) {
+      rejected.accept(ProblemRows.of(plan.problems, row, plan.timeField,
+          plan.where(position) + ", field " + plan.timeField + ": " + e.getMessage()));
+      return null;
+    }
   }
 
   /**

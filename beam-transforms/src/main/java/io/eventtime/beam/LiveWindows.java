@@ -1,0 +1,122 @@
+package io.eventtime.beam;
+
+import java.util.List;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.joda.time.Instant;
+
+/**
+ * {@link EventTimeWindow} on an unbounded input, one partition (docs/design/live-streams.md,
+ * section 3): each row's event time is read where it is, rows without one rejected at once
+ * ({@link ReadLiveRowsFn}); the partition's rows are put back in position order with the
+ * watermark before each ({@link OrderPartitionFn}); each key bucket folds its rows with the core's
+ * processor and emits each window as soon as the watermark closes it ({@link FoldBucketFn}); the
+ * distinct intervals emitted are counted ({@link CountLiveWindowsClosed}). Only portable Beam:
+ * state, event-time timers and standard coders.
+ */
+final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
+  /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
+  private static final String SPARK_RUNNERS = "org.apache.beam.runners.spark.";
+  /** The rows of one partition are folded in this many groups of keys, so that the fold spreads over workers. */
+  static final int KEY_BUCKETS = 16;
+  /** The only partition while the live path takes one. */
+  private static final int PARTITION = 0;
+
+  private final WindowPlan plan;
+
+  LiveWindows(WindowPlan plan) {
+    this.plan = plan;
+  }
+
+  /** Refuses, before the run, a runner that cannot run the live path: Beam's Spark runner. */
+  static void requireEventTimeTimers(PipelineOptions options) {
+    if (options.getRunner().getName().startsWith(SPARK_RUNNERS)) {
+      throw new IllegalArgumentException(EventTimeWindow.SPARK_REFUSAL);
+    }
+  }
+
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    builder.add(DisplayData.item("keyBuckets", KEY_BUCKETS).withLabel("Key groups folded apart"));
+  }
+
+  @Override
+  public EventTimeWindowResult expand(PCollection<Row> input) {
+    TupleTag<KV<Integer, ArrivedRow>> rows = new TupleTag<>() {};
+    TupleTag<Row> rejected = new TupleTag<>() {};
+    PCollectionTuple read = input.apply("ReadEventTimes",
+        ParDo.of(new ReadLiveRowsFn(plan, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
+    FoldedWindows.Tags out = FoldedWindows.Tags.create();
+    TupleTag<KV<Integer, KV<Long, Long>>> closed = new TupleTag<>() {};
+    PCollectionTuple folded = read.get(rows)
+        .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)))
+        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, KEY_BUCKETS)))
+        .setCoder(KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input)))
+        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, out.windows(), out.late(), closed))
+            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed)));
+    folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of())))
+        .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed()));
+    return new EventTimeWindowResult(input.getPipeline(), folded.get(out.windows()).setRowSchema(plan.output),
+        folded.get(out.late()).setRowSchema(plan.problems), read.get(rejected).setRowSchema(plan.problems));
+  }
+
+  /**
+   * Sets {@code timer} to fire once Beam's watermark has passed {@code stamp} (so that every
+   * element stamped at or before it has come), unless it is set to fire sooner; {@code at} keeps
+   * when it is set.
+   */
+  static void armAfter(long stamp, ValueState<Long> at, Timer timer) {
+    long when = Math.min(stamp + 1, GlobalWindow.INSTANCE.maxTimestamp().getMillis());
+    Long set = at.read();
+    if (set == null || when < set) {
+      timer.set(new Instant(when));
+      at.write(when);
+    }
+  }
+
+  /**
+   * Reads each row's position and event time where it is, or rejects it with the reason at once
+   * (it keeps its timestamp); the rows go on keyed by their partition.
+   */
+  static final class ReadLiveRowsFn extends DoFn<Row, KV<Integer, ArrivedRow>> {
+    private final WindowPlan plan;
+    private final TupleTag<KV<Integer, ArrivedRow>> rows;
+    private final TupleTag<Row> rejected;
+    private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
+    private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+
+    ReadLiveRowsFn(WindowPlan plan, TupleTag<KV<Integer, ArrivedRow>> rows, TupleTag<Row> rejected) {
+      this.plan = plan;
+      this.rows = rows;
+      this.rejected = rejected;
+    }
+
+    @ProcessElement
+    public void process(@Element Row row, MultiOutputReceiver out) {
+      rowsIn.inc();
+      ArrivedRow arrived = ReadEventTimesFn.read(plan, row, out.get(rejected)::output);
+      if (arrived == null) {
+        rowsRejected.inc();
+        return;
+      }
+      out.get(rows).output(KV.of(PARTITION, arrived));
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package io.eventtime.beam;
+
+import io.eventtime.core.Watermark;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.joda.time.Instant;
+
+/**
+ * The live path's ordering step, keyed by partition: puts the rows of one partition back in
+ * position order and gives each the watermark before it, the contract's watermark over the
+ * partition's earlier rows. Beam delivers rows in no order, so they wait in a bag until Beam's
+ * input watermark, which follows the rows' arrival stamps, says that every row stamped before a
+ * time has come: an event-time timer at the earliest waiting stamp plus a millisecond releases the
+ * rows stamped before it, in position order, to their key buckets ({@link LiveBatch}). A timer at
+ * the end of the global window (the end of the input, or a drain) releases what is left.
+ *
+ * <p>A row whose position is at or below one already released cannot be put in order any more
+ * (its partition's stamps went back, or two rows share a position): the run fails, naming both.
+ * The step holds only the rows between their arrival and the runner's next watermark advance.
+ */
+final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, LiveBatch>> {
+  private final WindowPlan plan;
+  private final int buckets;
+
+  @StateId("waiting")
+  private final StateSpec<BagState<TimestampedValue<ArrivedRow>>> waitingSpec;
+
+  /** The position of the last row released, null before the first. */
+  @StateId("lastReleased")
+  private final StateSpec<ValueState<Long>> lastReleasedSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+
+  /** The partition's latest event time so far, null before its first row. */
+  @StateId("maxEventTime")
+  private final StateSpec<ValueState<Long>> maxEventTimeSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+
+  /** How many releases each bucket has been sent: the next one's sequence number. */
+  @StateId("sent")
+  private final StateSpec<ValueState<List<Long>>> sentSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
+
+  /** When the release timer is set to fire, null while it is not set. */
+  @StateId("releaseAt")
+  private final StateSpec<ValueState<Long>> releaseAtSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+
+  @TimerId("release")
+  private final TimerSpec releaseSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  @TimerId("end")
+  private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  OrderPartitionFn(WindowPlan plan, int buckets) {
+    this.plan = plan;
+    this.buckets = buckets;
+    this.waitingSpec = StateSpecs.bag(TimestampedValue.TimestampedValueCoder.of(new ArrivedRow.ArrivedRowCoder(plan.input)));
+  }
+
+  @ProcessElement
+  public void process(@Element KV<Integer, ArrivedRow> row, @Timestamp Instant stamp,
+      @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
+      @StateId("releaseAt") ValueState<Long> releaseAt,
+      @TimerId("release") Timer release, @TimerId("end") Timer end) {
+    waiting.add(TimestampedValue.of(row.getValue(), stamp));
+    LiveWindows.armAfter(stamp.getMillis(), releaseAt, release);
+    end.set(GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  @OnTimer("release")
+  public void onRelease(OnTimerContext c, @Key Integer partition,
+      @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
+      @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
+      @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt,
+      @TimerId("release") Timer release) {
+    releaseAt.clear();
+    long before = c.timestamp().getMillis();
+    List<ArrivedRow> due = new ArrayList<>();
+    List<TimestampedValue<ArrivedRow>> later = new ArrayList<>();
+    for (TimestampedValue<ArrivedRow> w : waiting.read()) {
+      if (w.getTimestamp().getMillis() < before) {
+        due.add(w.getValue());
+      } else {
+        later.add(w);
+      }
+    }
+    waiting.clear();
+    for (TimestampedValue<ArrivedRow> w : later) {
+      waiting.add(w);
+      LiveWindows.armAfter(w.getTimestamp().getMillis(), releaseAt, release);
+    }
+    release(c, partition, due, lastReleased, maxEventTime, sent);
+  }
+
+  @OnTimer("end")
+  public void onEnd(OnTimerContext c, @Key Integer partition,
+      @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
+      @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
+      @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt) {
+    List<ArrivedRow> due = new ArrayList<>();
+    waiting.read().forEach(w -> due.add(w.getValue()));
+    waiting.clear();
+    releaseAt.clear();
+    release(c, partition, due, lastReleased, maxEventTime, sent);
+  }
+
+  /**
+   * Hands the rows on in position order, each with the watermark before it, to their buckets; a
+   * bucket without a row of the release still learns the watermark when it moved.
+   */
+  private void release(OnTimerContext c, int partition, List<ArrivedRow> due, ValueState<Long> lastReleased,
+      ValueState<Long> maxEventTime, ValueState<List<Long>> sent) {
+    if (due.isEmpty()) {
+      return;
+    }
+    due.sort(Comparator.comparingLong(r -> r.position));
+    Long last = lastReleased.read();
+    Long max = maxEventTime.read();
+    Long maxBefore = max;
+    List<List<ArrivedRow>> byBucket = new ArrayList<>();
+    for (int b = 0; b < buckets; b++) {
+      byBucket.add(new ArrayList<>());
+    }
+    for (ArrivedRow r : due) {
+      if (last != null && r.position <= last) {
+        throw outOfOrder(partition, r.position, last);
+      }
+      last = r.position;
+      long watermark = Watermark.after(max == null ? Long.MIN_VALUE : max, plan.query.delayMillis());
+      byBucket.get(bucketOf(r)).add(r.withWatermark(watermark));
+      max = max == null ? r.eventTime : Math.max(max, r.eventTime);
+    }
+    lastReleased.write(last);
+    maxEventTime.write(max);
+    boolean moved = !max.equals(maxBefore);
+    long watermarkAfter = Watermark.after(max, plan.query.delayMillis());
+    List<Long> counts = sent.read();
+    List<Long> next = counts == null ? new ArrayList<>() : new ArrayList<>(counts);
+    while (next.size() < buckets) {
+      next.add(0L);
+    }
+    long stamp = c.timestamp().getMillis();
+    for (int b = 0; b < buckets; b++) {
+      if (moved || !byBucket.get(b).isEmpty()) {
+        c.output(KV.of(b, new LiveBatch(next.get(b), stamp, watermarkAfter, byBucket.get(b))));
+        next.set(b, next.get(b) + 1);
+      }
+    }
+    sent.write(next);
+  }
+
+  private int bucketOf(ArrivedRow r) {
+    return plan.key(r.row).hashCode() & (buckets - 1);
+  }
+
+  /** A row that can no longer be put in order: the run stops rather than decide lateness on a wrong order. */
+  private IllegalStateException outOfOrder(int partition, long position, long released) {
+    String what = position == released
+        ? "two rows of partition " + partition + " have the same position (" + plan.where(position) + ")"
+        : "the row at " + plan.where(position) + " of partition " + partition + " came after the row at "
+            + plan.where(released) + " had been released";
+    return new IllegalStateException(what + ", so the order in which the partition's rows arrived, which decides"
+        + " what is late, is not known: each row needs its own position, and the Beam timestamps of a partition's"
+        + " rows (their arrival stamps) must never go back as their positions go on");
+  }
+}
