@@ -2,11 +2,8 @@ package io.eventtime.cli.local;
 
 import io.eventtime.cli.RunSettings;
 import io.eventtime.cli.output.ResultWriter;
-import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
-import io.eventtime.cli.plan.RowConverter;
 import io.eventtime.cli.source.LineSource;
-import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
@@ -14,8 +11,9 @@ import io.eventtime.core.WindowProcessor;
 /**
  * The {@code local} runner: one pass over the lines in arrival order through the core's
  * {@link WindowProcessor}, which holds only the open windows and hands each window over as soon
- * as the watermark closes it, so results stream out while the file is read. Only the fields
- * the query uses are parsed from each line.
+ * as the watermark closes it, so results stream out while the file is read. The lines are parsed
+ * ahead on other threads ({@link ParsedLines}: only the fields the query uses) and folded here,
+ * on one thread, in arrival order.
  */
 public final class LocalRunner {
   private static final long FLUSH_NANOS = 200_000_000L;
@@ -33,34 +31,31 @@ public final class LocalRunner {
       boolean hold) {
     WindowProcessor processor = new WindowProcessor(
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write, start);
-    PlanRows rows = new PlanRows(plan);
-    RowConverter converter = rows.converter();
     Object[] inputs = new Object[plan.aggregates().size()];
+    boolean keepLate = settings.keepsLateRows(); // a late row's reason is worded only when it is written
     long lastFlush = System.nanoTime();
-    long n = 0;
-    while (lines.next()) {
-      byte[] buf = lines.buffer();
-      int off = lines.offset();
-      int len = lines.length();
-      switch (rows.read(buf, off, len)) {
-        case REJECTED:
-          processor.reject();
-          settings.rejected(lines.source(), lines.lineNumber(), rows.rejectedField(), rows.rejectedReason(), buf, off,
-              len, rows.rejectedJson());
-          continue;
-        case FILTERED:
-          continue;
-        default:
-          break;
-      }
-      Object[] row = rows.row();
-      long ts = rows.eventTime();
-      Key key = converter.key(row);
-      converter.aggregateInputs(row, inputs);
-      if (!processor.process(key, ts, inputs)) {
-        settings.late(lines.source(), lines.lineNumber(), ts, processor.lateReason(ts), buf, off, len);
-      }
-      if ((++n & 4095) == 0) {
+    try (ParsedLines parsed = ParsedLines.start(plan, lines)) {
+      ParsedLines.Batch b;
+      while ((b = parsed.next()) != null) {
+        for (int i = 0; i < b.size; i++) {
+          switch (b.outcomes[i]) {
+            case REJECTED:
+              processor.reject();
+              settings.rejected(b.sources[i], b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
+                  b.offsets[i], b.lengths[i], b.rejectedJson[i]);
+              continue;
+            case FILTERED:
+              continue;
+            default:
+              break;
+          }
+          System.arraycopy(b.inputs, i * b.width, inputs, 0, b.width);
+          long ts = b.times[i];
+          if (!processor.process(b.keys[i], ts, inputs) && keepLate) {
+            settings.late(b.sources[i], b.numbers[i], ts, processor.lateReason(ts), b.bytes, b.offsets[i],
+                b.lengths[i]);
+          }
+        }
         long now = System.nanoTime();
         if (now - lastFlush > FLUSH_NANOS) {
           out.flush();

@@ -26,10 +26,23 @@ import java.util.List;
 /**
  * Prints the result rows as the windows close: HAVING applied, one JSON object per line with the
  * columns in SELECT order; then the stats line. Counts what it printed, so that with HAVING the
- * stats' rows_out and windows_closed are the rows and windows printed.
+ * stats' rows_out and windows_closed are the rows and windows printed. The rows are put together
+ * in a buffer of its own: the column names once as bytes, whole numbers and plain ASCII strings
+ * (the usual keys and window bounds) straight as bytes, every other value by Jackson and
+ * {@link JsonValues}, so each value is written as a Jackson generator writes it.
  */
 public final class ResultWriter {
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+  private final OutputStream out;
+  /** Sent on whenever it is full: 8,000 bytes, as Jackson's generator before it sent them, so rows stream out. */
+  private byte[] buf = new byte[8000];
+  private int used;
+  /** Values that are not plain are written by Jackson, here, then copied. */
+  private final ByteArrayOutputStream scratch = new ByteArrayOutputStream();
   private final JsonGenerator g;
+  /** Per output column, what comes before its value: {@code {"name":} or {@code ,"name":}. */
+  private final byte[][] prefixes;
   private final List<OutputColumn> outputs;
   private final Condition having;
   private final int keyCount;
@@ -46,8 +59,13 @@ public final class ResultWriter {
   private String endText;
 
   public ResultWriter(OutputStream out, QueryPlan plan) {
-    this.g = JsonLines.generator(out);
+    this.out = out;
+    this.g = JsonLines.generator(scratch);
     this.outputs = plan.outputs();
+    this.prefixes = new byte[outputs.size()][];
+    for (int i = 0; i < outputs.size(); i++) {
+      prefixes[i] = prefix(outputs.get(i).name(), i == 0);
+    }
     this.having = plan.having();
     this.keyCount = plan.keyInputs().size();
     this.havingRow = new Object[2 + keyCount + plan.aggregates().size()];
@@ -84,29 +102,138 @@ public final class ResultWriter {
     }
     rows++;
     try {
-      g.writeStartObject();
-      for (OutputColumn c : outputs) {
-        g.writeFieldName(c.name());
+      for (int i = 0; i < outputs.size(); i++) {
+        OutputColumn c = outputs.get(i);
+        put(prefixes[i]);
         switch (c.kind()) {
           case KEY:
             Object key = r.key().get(c.index());
-            JsonValues.write(g, doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
+            value(doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
             break;
           case WINDOW_START:
-            g.writeString(startText);
+            value(startText);
             break;
           case WINDOW_END:
-            g.writeString(endText);
+            value(endText);
             break;
           default:
-            JsonValues.write(g, r.values()[c.index()]);
+            value(r.values()[c.index()]);
         }
       }
-      g.writeEndObject();
-      JsonLines.endLine(g);
+      if (outputs.isEmpty()) {
+        put((byte) '{');
+      }
+      put((byte) '}');
+      put((byte) '\n');
     } catch (IOException e) {
       throw failed(e);
     }
+  }
+
+  /** {@code {"name":} (the first column) or {@code ,"name":}, the name as Jackson writes it. */
+  private byte[] prefix(String name, boolean first) {
+    try {
+      g.writeStartObject();
+      g.writeFieldName(name);
+      g.flush();
+      byte[] written = scratch.toByteArray(); // {"name"
+      g.writeNull();
+      g.writeEndObject();
+      g.flush();
+      scratch.reset();
+      byte[] p = new byte[written.length + 1];
+      System.arraycopy(written, first ? 0 : 1, p, first ? 0 : 1, written.length - (first ? 0 : 1));
+      if (!first) {
+        p[0] = ',';
+      }
+      p[p.length - 1] = ':';
+      return p;
+    } catch (IOException impossible) {
+      throw new UncheckedIOException(impossible);
+    }
+  }
+
+  /** Writes a value as {@link JsonValues#write} does. */
+  private void value(Object v) throws IOException {
+    if (v instanceof String s && plain(s)) {
+      int n = s.length();
+      room(n + 2);
+      buf[used++] = '"';
+      s.getBytes(0, n, buf, used); // plain ASCII: one byte a character
+      used += n;
+      buf[used++] = '"';
+    } else if (v instanceof Long l) {
+      digits(l);
+    } else if (v == null) {
+      put(NULL);
+    } else {
+      JsonValues.write(g, v);
+      g.flush();
+      room(scratch.size());
+      byte[] b = scratch.toByteArray();
+      System.arraycopy(b, 0, buf, used, b.length);
+      used += b.length;
+      scratch.reset();
+    }
+  }
+
+  /** Whether Jackson writes {@code s} as its characters, one byte each: printable ASCII, no quote, no backslash. */
+  private static boolean plain(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void digits(long v) throws IOException {
+    if (v == Long.MIN_VALUE) {
+      put("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    room(20);
+    if (v < 0) {
+      buf[used++] = '-';
+      v = -v;
+    }
+    int n = 1;
+    for (long rest = v / 10; rest != 0; rest /= 10) {
+      n++;
+    }
+    for (int i = used + n - 1; i >= used; i--) {
+      buf[i] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    used += n;
+  }
+
+  private void put(byte b) throws IOException {
+    room(1);
+    buf[used++] = b;
+  }
+
+  private void put(byte[] b) throws IOException {
+    room(b.length);
+    System.arraycopy(b, 0, buf, used, b.length);
+    used += b.length;
+  }
+
+  /** Makes room for {@code n} more bytes: sends the buffer on when it is full, grows it for a long value. */
+  private void room(int n) throws IOException {
+    if (used + n <= buf.length) {
+      return;
+    }
+    drain();
+    if (n > buf.length) {
+      buf = new byte[n];
+    }
+  }
+
+  private void drain() throws IOException {
+    out.write(buf, 0, used);
+    used = 0;
   }
 
   private Object[] havingRow(WindowResult r) {
@@ -130,9 +257,10 @@ public final class ResultWriter {
    */
   public void writeStats(Stats s, boolean stateStored) {
     try {
-      g.writeRaw(printedStats(s).toJson());
-      JsonLines.endLine(g);
-      g.flush();
+      put(printedStats(s).toJson().getBytes(StandardCharsets.UTF_8));
+      put((byte) '\n');
+      drain();
+      out.flush();
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot write the stats line to stdout (" + OutputFile.reason(e)
           + "); the result rows before it were written" + (stateStored ? " and the new state was stored" : ""), e);
@@ -142,7 +270,8 @@ public final class ResultWriter {
   /** Sends the rows written so far to stdout; a failure to do so stops the run. */
   public void flush() {
     try {
-      g.flush();
+      drain();
+      out.flush();
     } catch (IOException e) {
       throw failed(e);
     }
@@ -151,7 +280,8 @@ public final class ResultWriter {
   /** Sends what it can of the rows written so far, after the run failed for another reason. */
   public void flushAfterFailure() {
     try {
-      g.flush();
+      drain();
+      out.flush();
     } catch (IOException e) {
       // stdout is gone too: the error that ended the run is what gets told
     }

@@ -1,0 +1,195 @@
+package io.eventtime.cli.local;
+
+import io.eventtime.cli.CliException;
+import io.eventtime.cli.ErrorCode;
+import io.eventtime.cli.plan.PlanRows;
+import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.plan.RowConverter;
+import io.eventtime.cli.source.LineSource;
+import io.eventtime.core.Key;
+import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The lines of a source, parsed on other threads and handed over in arrival order: a reader
+ * thread cuts the lines into batches (copies of their bytes, with where each came from), a pool
+ * of one thread per core parses the batches (only the fields the plan uses, converted, WHERE
+ * applied, the key and the aggregate inputs taken), and {@link #next} gives the batches back in
+ * the order they were read. So the caller folds every row in arrival order on one thread, as
+ * before, while the parsing of the next lines goes on beside it. At most a few batches are in
+ * flight, so memory stays bounded whatever the file size. An error while reading (an unreadable
+ * file) comes out of {@link #next} after the batches read before it.
+ */
+final class ParsedLines implements AutoCloseable {
+  private static final int BATCH_LINES = 2048;
+  private static final int BATCH_BYTES = 1 << 18;
+
+  /** One batch of lines: their bytes and origin, and once parsed, each line's outcome and values. */
+  static final class Batch {
+    int size;
+    byte[] bytes = new byte[BATCH_BYTES];
+    int used;
+    final int[] offsets = new int[BATCH_LINES];
+    final int[] lengths = new int[BATCH_LINES];
+    final String[] sources = new String[BATCH_LINES];
+    final long[] numbers = new long[BATCH_LINES];
+    final PlanRows.Outcome[] outcomes = new PlanRows.Outcome[BATCH_LINES];
+    final Key[] keys = new Key[BATCH_LINES];
+    final long[] times = new long[BATCH_LINES];
+    /** The aggregate inputs of line i at [i * width, (i + 1) * width). */
+    final Object[] inputs;
+    final String[] rejectedFields = new String[BATCH_LINES];
+    final String[] rejectedReasons = new String[BATCH_LINES];
+    final boolean[] rejectedJson = new boolean[BATCH_LINES];
+    final int width;
+
+    Batch(int width) {
+      this.width = width;
+      this.inputs = new Object[BATCH_LINES * width];
+    }
+
+    private boolean add(LineSource lines) {
+      int len = lines.length();
+      if (size == BATCH_LINES || (size > 0 && used + len > bytes.length)) {
+        return false;
+      }
+      if (used + len > bytes.length) {
+        bytes = Arrays.copyOf(bytes, len); // a line longer than a batch: a batch of its own
+      }
+      System.arraycopy(lines.buffer(), lines.offset(), bytes, used, len);
+      offsets[size] = used;
+      lengths[size] = len;
+      sources[size] = lines.source();
+      numbers[size] = lines.lineNumber();
+      used += len;
+      size++;
+      return true;
+    }
+
+    private Batch parse(PlanRows rows, Object[] row) {
+      RowConverter converter = rows.converter();
+      for (int i = 0; i < size; i++) {
+        PlanRows.Outcome outcome = rows.read(bytes, offsets[i], lengths[i]);
+        outcomes[i] = outcome;
+        if (outcome == PlanRows.Outcome.REJECTED) {
+          rejectedFields[i] = rows.rejectedField();
+          rejectedReasons[i] = rows.rejectedReason();
+          rejectedJson[i] = rows.rejectedJson();
+        } else if (outcome == PlanRows.Outcome.ROW) {
+          Object[] values = rows.row();
+          times[i] = rows.eventTime();
+          keys[i] = converter.key(values);
+          converter.aggregateInputs(values, row);
+          System.arraycopy(row, 0, inputs, i * width, width);
+        }
+      }
+      return this;
+    }
+  }
+
+  private final QueryPlan plan;
+  private final LineSource lines;
+  private final ExecutorService parsers;
+  private final ThreadLocal<PlanRows> planRows;
+  private final BlockingQueue<Future<Batch>> inFlight;
+  private final Thread reader;
+  private volatile boolean closed;
+
+  private ParsedLines(QueryPlan plan, LineSource lines) {
+    this.plan = plan;
+    this.lines = lines;
+    int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.parsers = Executors.newFixedThreadPool(cores, daemon("eventtime-parse"));
+    this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan));
+    this.inFlight = new ArrayBlockingQueue<>(2 * cores + 2);
+    this.reader = daemon("eventtime-read").newThread(this::read);
+  }
+
+  /** Starts reading and parsing {@code lines}; {@link #close} stops it. */
+  static ParsedLines start(QueryPlan plan, LineSource lines) {
+    ParsedLines parsed = new ParsedLines(plan, lines);
+    parsed.reader.start();
+    return parsed;
+  }
+
+  /** The next batch in arrival order, parsed; null after the last line. */
+  Batch next() {
+    try {
+      return inFlight.take().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ErrorCode.IO_ERROR, "interrupted while reading the sources", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  /** The reader thread: batches of lines to the parsers, in order; null at the end. */
+  private void read() {
+    int width = plan.aggregates().size();
+    try {
+      Batch batch = new Batch(width);
+      while (lines.next()) {
+        if (!batch.add(lines)) {
+          submit(batch);
+          batch = new Batch(width);
+          batch.add(lines);
+        }
+      }
+      if (batch.size > 0) {
+        submit(batch);
+      }
+      inFlight.put(CompletableFuture.completedFuture(null));
+    } catch (InterruptedException e) {
+      // closed: the caller reads no further
+    } catch (RuntimeException | Error e) {
+      if (!closed) {
+        try {
+          inFlight.put(CompletableFuture.failedFuture(e));
+        } catch (InterruptedException stopped) {
+          // closed meanwhile
+        }
+      }
+    }
+  }
+
+  private void submit(Batch batch) throws InterruptedException {
+    Object[] row = new Object[batch.width];
+    inFlight.put(parsers.submit(() -> batch.parse(planRows.get(), row)));
+  }
+
+  /** Stops the reader and the parsers (at once, when the caller stopped before the end). */
+  @Override
+  public void close() {
+    closed = true;
+    reader.interrupt();
+    parsers.shutdownNow();
+    try {
+      reader.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
