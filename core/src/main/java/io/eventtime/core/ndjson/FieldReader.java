@@ -14,9 +14,7 @@ import java.util.List;
  * {@link #MISSING}. The whole line is still checked: a line that is not exactly one JSON object
  * raises {@link MalformedLineException}, as with {@link NdjsonLines#parse}; so does a wanted
  * field that is written twice or holds a number beyond the range of a double (the other fields
- * are not read, so nothing is said of them). A flat line of plain ASCII values, the usual case, is
- * read by a scan of its bytes ({@link FlatLine}) that gives the same values; every other line by
- * Jackson's parser.
+ * are not read, so nothing is said of them).
  *
  * <pre>{@code
  * FieldReader reader = new FieldReader(List.of("merchant", "event_time"));
@@ -37,13 +35,11 @@ public final class FieldReader {
 
   private final String[] names;
   private final int width;
-  private final FlatLine flat;
 
   public FieldReader(List<String> fields) {
     this.width = fields.size();
     // Jackson interns field names, so a wanted name is usually found by identity; equals covers the rest
     this.names = fields.stream().map(String::intern).toArray(String[]::new);
-    this.flat = new FlatLine(names);
   }
 
   private int slotOf(String name) {
@@ -62,21 +58,9 @@ public final class FieldReader {
 
   /** Fills {@code out[i]} with the value of the i-th wanted field of the line at {@code buf[off, off+len)}. */
   public void read(byte[] buf, int off, int len, Object[] out) throws MalformedLineException {
-    clear(out);
-    if (!flat.read(buf, off, len, out)) {
-      clear(out);
-      readWithJackson(buf, off, len, out);
-    }
-  }
-
-  private void clear(Object[] out) {
     for (int i = 0; i < width; i++) {
       out[i] = MISSING;
     }
-  }
-
-  /** {@link #read} by Jackson's parser alone, whatever the line (out already cleared); the fast path's reference. */
-  void readWithJackson(byte[] buf, int off, int len, Object[] out) throws MalformedLineException {
     try (JsonParser p = NdjsonLines.FACTORY.createParser(buf, off, len)) {
       JsonToken t = p.nextToken();
       if (t != JsonToken.START_OBJECT) {
