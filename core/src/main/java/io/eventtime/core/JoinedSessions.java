@@ -100,6 +100,40 @@ final class JoinedSessions {
     }
   }
 
+  /**
+   * The partition sessions that wait here, in the order they were handed here, each labelled
+   * with its partition's id in {@code partitionIds}: what {@link #add} takes back, in that order,
+   * to rebuild these joined sessions (a joined session is the connected parts, whatever the order).
+   */
+  List<OpenState.OpenWindow> held(String[] partitionIds) {
+    List<Map.Entry<Part, Key>> all = new ArrayList<>();
+    byKey.forEach((key, joinedOfKey) -> joinedOfKey.forEach(j -> j.parts.forEach(p -> all.add(Map.entry(p, key)))));
+    all.sort(Comparator.comparingLong(e -> e.getKey().seq()));
+    List<OpenState.OpenWindow> held = new ArrayList<>(all.size());
+    for (Map.Entry<Part, Key> e : all) {
+      Part p = e.getKey();
+      held.add(new OpenState.OpenWindow(e.getValue(), p.start(), p.last() + spec.gapMillis(), p.accumulators(),
+          partitionIds[p.partition()]));
+    }
+    return held;
+  }
+
+  /**
+   * The earliest-handed part of the joined session that {@link #closeUpTo} at {@code watermark}
+   * would emit first (its place among the sessions handed here), or -1 when it would emit none:
+   * sessions restored from a state must not include one the run that held them would have emitted.
+   */
+  long firstDue(long watermark) {
+    if (byEnd.isEmpty()) {
+      return -1;
+    }
+    Joined j = byEnd.first();
+    if (!spec.isClosed(j.last + spec.gapMillis(), watermark) || awaited(j)) {
+      return -1;
+    }
+    return j.parts.stream().mapToLong(Part::seq).min().orElseThrow();
+  }
+
   /** How many partition sessions wait here to be emitted. */
   int count() {
     return parts;
