@@ -186,8 +186,9 @@ public final class PartitionedWindowProcessor {
       open[p].restore(w);
     }
     if (!state.waiting().isEmpty() && !joinsSessions()) {
-      throw new IllegalArgumentException("the state holds " + state.waiting().size() + " waiting sessions, which"
-          + " only a run of session windows over several partitions has");
+      int n = state.waiting().size();
+      throw new IllegalArgumentException("the state holds " + n + " waiting session" + (n == 1 ? "" : "s")
+          + ", which only a run of session windows over several partitions has");
     }
     // in the order they were handed to the join, so that each partition's parts merge in that order again
     for (OpenState.OpenWindow w : state.waiting()) {
