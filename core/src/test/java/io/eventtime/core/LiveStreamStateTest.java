@@ -216,21 +216,7 @@ class LiveStreamStateTest {
   @Test
   void aStreamHeldAndResumedAnywhereIsTheUninterruptedRun() {
     for (long seed = 0; seed < 400; seed++) {
-      Random r = new Random(seed);
-      long unit = r.nextBoolean() ? 1000 : 1;
-      long delay = unit * r.nextInt(4);
-      int partitions = 1 + r.nextInt(3);
-      List<AggregateSpec> aggregates = RandomStreams.ALL_AGGREGATES;
-      WindowQuery q = WindowQuery.of(RandomStreams.spec(r, r.nextBoolean() ? "tumbling" : "hopping", unit))
-          .withDelay(delay).withLatePolicy(LatePolicy.values()[r.nextInt(2)]).withKeys("name", "number")
-          .withAggregates(aggregates.toArray(AggregateSpec[]::new));
-      List<List<Row>> parts = new ArrayList<>();
-      for (int p = 0; p < partitions; p++) {
-        int rows = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(80);
-        parts.add(RandomStreams.stream(r, rows, unit, 1_772_323_200_000L, delay, false, 1 + r.nextInt(4), 0.05)
-            .stream().map(e -> new Row(e.key(), e.ts(), RandomStreams.inputs(e, aggregates))).toList());
-      }
-      assertCutsAreTheUninterruptedRun(r, q, parts, "seed " + seed);
+      assertRandomCutsAreTheUninterruptedRun(seed, false);
     }
   }
 
@@ -245,25 +231,31 @@ class LiveStreamStateTest {
   @Test
   void sessionsHeldAndResumedAnywhereAreTheUninterruptedRun() {
     for (long seed = 0; seed < 400; seed++) {
-      Random r = new Random(seed);
-      long unit = r.nextBoolean() ? 1000 : 1;
-      long delay = unit * r.nextInt(4);
-      int partitions = 1 + r.nextInt(3);
-      LatePolicy policy = LatePolicy.values()[r.nextInt(2)];
-      boolean confined = r.nextBoolean();
-      List<AggregateSpec> aggregates = RandomStreams.ALL_AGGREGATES;
-      WindowQuery q = WindowQuery.of(RandomStreams.spec(r, "session", unit)).withDelay(delay).withLatePolicy(policy)
-          .withKeys("k").withAggregates(aggregates.toArray(AggregateSpec[]::new));
-      List<List<Row>> parts = new ArrayList<>();
-      for (int p = 0; p < partitions; p++) {
-        int partition = p;
-        int rows = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(60);
-        parts.add(RandomStreams.stream(r, rows, unit, 1_772_323_200_000L, delay, false, 1 + r.nextInt(3), 0.05)
-            .stream().map(e -> new Row(Key.of((confined ? "P" + partition + " " : "") + e.key().values()), e.ts(),
-                RandomStreams.inputs(e, aggregates))).toList());
-      }
-      assertCutsAreTheUninterruptedRun(r, q, parts, "seed " + seed + ", " + policy + (confined ? ", confined" : ""));
+      assertRandomCutsAreTheUninterruptedRun(seed, true);
     }
+  }
+
+  /** Seed {@code seed}'s random stream of grid windows (or sessions, keys confined or not), cut at random points. */
+  private static void assertRandomCutsAreTheUninterruptedRun(long seed, boolean sessions) {
+    Random r = new Random(seed);
+    long unit = r.nextBoolean() ? 1000 : 1;
+    long delay = unit * r.nextInt(4);
+    int partitions = 1 + r.nextInt(3);
+    boolean confined = sessions && r.nextBoolean();
+    List<AggregateSpec> aggregates = RandomStreams.ALL_AGGREGATES;
+    WindowSpec spec = RandomStreams.spec(r, sessions ? "session" : r.nextBoolean() ? "tumbling" : "hopping", unit);
+    WindowQuery q = WindowQuery.of(spec).withDelay(delay).withLatePolicy(LatePolicy.values()[r.nextInt(2)])
+        .withKeys("name", "number").withAggregates(aggregates.toArray(AggregateSpec[]::new));
+    List<List<Row>> parts = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      String prefix = confined ? "P" + p + " " : "";
+      int rows = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(80);
+      parts.add(RandomStreams.stream(r, rows, unit, 1_772_323_200_000L, delay, false, 1 + r.nextInt(4), 0.05)
+          .stream().map(e -> new Row(confined ? Key.of(prefix + e.key().get(0), e.key().get(1)) : e.key(), e.ts(),
+              RandomStreams.inputs(e, aggregates))).toList());
+    }
+    assertCutsAreTheUninterruptedRun(r, q, parts, "seed " + seed + ", " + q.latePolicy()
+        + (confined ? ", keys confined to a partition" : ""));
   }
 
   /** One random interleaving of {@code parts}, cut at 1 to 3 random points, gives what it gives uncut. */

@@ -549,19 +549,13 @@ public final class StateCodec {
     for (int i = 0; i < array.size(); i++) {
       String where = "waiting[" + i + "]";
       ObjectNode node = JsonFields.object(array.get(i), where);
-      String id = JsonFields.text(node.get("partition"), where + ".partition");
-      node = node.deepCopy();
-      node.remove("partition");
-      OpenState.Partition partition = partitions.get(id);
-      if (partition == null) {
-        throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
-            + " among the state's partitions");
-      }
+      OpenState.Partition partition = namedPartition(node, where, partitions);
+      String id = partition.id();
       if (partition.maxEventTime() == null) {
         throw new BadState(where, "a waiting session of partition " + JsonFields.shown(NODES.textNode(id))
             + ", which has seen no event time (its max_event_time is null)");
       }
-      OpenState.OpenWindow w = readWindow(node, where, partition, false).inPartition(id);
+      OpenState.OpenWindow w = readWindow(withoutPartition(node), where, partition, false).inPartition(id);
       checkPlace(w, s, partition.maxEventTime(), null, where, false);
       long own = watermarkOf(partition);
       if (!s.isClosed(w.end(), own)) {
@@ -582,6 +576,25 @@ public final class StateCodec {
       waiting.add(w);
     }
     return waiting;
+  }
+
+  /** The partition a window of version 2 names in its field {@code partition}: one of the state's. */
+  private static OpenState.Partition namedPartition(ObjectNode node, String where,
+      Map<String, OpenState.Partition> partitions) {
+    String id = JsonFields.text(node.get("partition"), where + ".partition");
+    OpenState.Partition partition = partitions.get(id);
+    if (partition == null) {
+      throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
+          + " among the state's partitions");
+    }
+    return partition;
+  }
+
+  /** A copy of a window of version 2 without its {@code partition}: the fields of version 1. */
+  private static ObjectNode withoutPartition(ObjectNode node) {
+    ObjectNode copy = node.deepCopy();
+    copy.remove("partition");
+    return copy;
   }
 
   /** Refuses two sessions of one key in one partition that overlap: they would have been one. */
@@ -657,16 +670,11 @@ public final class StateCodec {
     for (int i = 0; i < array.size(); i++) {
       String where = "windows[" + i + "]";
       ObjectNode node = JsonFields.object(array.get(i), where);
-      String id = OpenState.FIRST_PARTITION;
+      OpenState.Partition partition = versionOne ? partitions.get(OpenState.FIRST_PARTITION)
+          : namedPartition(node, where, partitions);
+      String id = partition.id();
       if (!versionOne) {
-        id = JsonFields.text(node.get("partition"), where + ".partition");
-        node = node.deepCopy();
-        node.remove("partition");
-      }
-      OpenState.Partition partition = partitions.get(id);
-      if (partition == null) {
-        throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
-            + " among the state's partitions");
+        node = withoutPartition(node);
       }
       OpenState.OpenWindow w = readWindow(node, where, partition, versionOne).inPartition(id);
       if (partition.maxEventTime() == null) {
