@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * once the stream's watermark has closed it and no partition still holds an open session of the
  * key that starts at most one gap after the last event time of the joined session's parts from the
  * other partitions (that session would join it). Sessions leave in close order: one that waits
- * holds back every session, of any key, that closes after it.
+ * holds back every session, of any key, that closes after it. A run stopped with its state hands
+ * the partition sessions waiting here on ({@link #held}, the state's {@code waiting}); the next
+ * run takes them back through {@link #add}, in the same order.
  */
 final class JoinedSessions {
 
