@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * once the stream's watermark has closed it and no partition still holds an open session of the
  * key that starts at most one gap after the last event time of the joined session's parts from the
  * other partitions (that session would join it). Sessions leave in close order: one that waits
- * holds back every session, of any key, that closes after it.
+ * holds back every session, of any key, that closes after it. A run stopped with its state hands
+ * the partition sessions waiting here on ({@link #held}, the state's {@code waiting}); the next
+ * run takes them back through {@link #add}, in the same order.
  */
 final class JoinedSessions {
 
@@ -98,6 +100,40 @@ final class JoinedSessions {
       parts -= j.parts.size();
       closed.window(j.key, j.start, end, merged(j));
     }
+  }
+
+  /**
+   * The partition sessions that wait here, in the order they were handed here, each labelled
+   * with its partition's id in {@code partitionIds}: what {@link #add} takes back, in that order,
+   * to rebuild these joined sessions (a joined session is the connected parts, whatever the order).
+   */
+  List<OpenState.OpenWindow> held(String[] partitionIds) {
+    List<Map.Entry<Part, Key>> all = new ArrayList<>();
+    byKey.forEach((key, joinedOfKey) -> joinedOfKey.forEach(j -> j.parts.forEach(p -> all.add(Map.entry(p, key)))));
+    all.sort(Comparator.comparingLong(e -> e.getKey().seq()));
+    List<OpenState.OpenWindow> held = new ArrayList<>(all.size());
+    for (Map.Entry<Part, Key> e : all) {
+      Part p = e.getKey();
+      held.add(new OpenState.OpenWindow(e.getValue(), p.start(), p.last() + spec.gapMillis(), p.accumulators(),
+          partitionIds[p.partition()]));
+    }
+    return held;
+  }
+
+  /**
+   * The earliest-handed part of the joined session that {@link #closeUpTo} at {@code watermark}
+   * would emit first (its place among the sessions handed here), or -1 when it would emit none:
+   * sessions restored from a state must not include one the run that held them would have emitted.
+   */
+  long firstDue(long watermark) {
+    if (byEnd.isEmpty()) {
+      return -1;
+    }
+    Joined j = byEnd.first();
+    if (!spec.isClosed(j.last + spec.gapMillis(), watermark) || awaited(j)) {
+      return -1;
+    }
+    return j.parts.stream().mapToLong(Part::seq).min().orElseThrow();
   }
 
   /** How many partition sessions wait here to be emitted. */

@@ -11,14 +11,19 @@ import java.util.TreeMap;
  * What a run hands on to the next one instead of emitting: for each partition of the stream, in
  * partition order, the latest event time seen (its watermark is that less the delay), its idle
  * watermark, its next arrival position and where reading goes on; every window still open with
- * its partial aggregates, each a part held by one partition; and the committed length of each
- * output file, by path, in path order. For a session, {@code end} is its last event time plus the gap.
+ * its partial aggregates, each a part held by one partition; with sessions over several
+ * partitions, the <b>waiting</b> sessions: partition sessions that their partition's watermark has
+ * closed but that are not emitted yet, since the stream's watermark has not closed them or another
+ * partition's open session could still join them (docs/design/live-streams.md 1.4), in the order
+ * their partitions closed them; and the committed length of each output file, by path, in path
+ * order. For a session, {@code end} is its last event time plus the gap.
  *
  * <p>A bounded replay is one partition, {@code "0"}: {@link #maxEventTime()} and
  * {@link #nextArrival()} are its values, and {@link #OpenState(Long, long, List)} builds such a
  * state.
  */
-public record OpenState(List<Partition> partitions, List<OpenWindow> windows, Map<String, Long> outputs) {
+public record OpenState(List<Partition> partitions, List<OpenWindow> windows, List<OpenWindow> waiting,
+    Map<String, Long> outputs) {
 
   /** The id of the one partition of a bounded replay, and of a version-1 state file. */
   public static final String FIRST_PARTITION = "0";
@@ -29,7 +34,13 @@ public record OpenState(List<Partition> partitions, List<OpenWindow> windows, Ma
     }
     partitions = List.copyOf(partitions);
     windows = List.copyOf(windows);
+    waiting = List.copyOf(waiting);
     outputs = Collections.unmodifiableSortedMap(new TreeMap<>(outputs));
+  }
+
+  /** A state with no waiting session. */
+  public OpenState(List<Partition> partitions, List<OpenWindow> windows, Map<String, Long> outputs) {
+    this(partitions, windows, List.of(), outputs);
   }
 
   /** The state of one partition, {@code "0"}, with no position and no outputs. */
@@ -57,12 +68,12 @@ public record OpenState(List<Partition> partitions, List<OpenWindow> windows, Ma
     List<Partition> changed = new ArrayList<>(partitions);
     Partition p = changed.get(partition);
     changed.set(partition, new Partition(p.id(), p.maxEventTime(), p.idleWatermark(), p.nextArrival(), position));
-    return new OpenState(changed, windows, outputs);
+    return new OpenState(changed, windows, waiting, outputs);
   }
 
   /** This state with {@code committed}, the length in bytes of each output file by its path, as its outputs. */
   public OpenState withOutputs(Map<String, Long> committed) {
-    return new OpenState(partitions, windows, committed);
+    return new OpenState(partitions, windows, waiting, committed);
   }
 
   private Partition onlyPartition(String what) {

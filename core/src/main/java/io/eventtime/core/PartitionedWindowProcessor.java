@@ -46,9 +46,9 @@ import java.util.function.LongSupplier;
  * with late rows joins a session of another partition only if that one is still waiting.
  *
  * <p>A run of any number of partitions is handed on as state by {@link #hold} (each
- * partition's watermark, next arrival and partial windows: the state's version 2) and goes on
- * with {@link #resume}; sessions over several partitions are not stored yet. Not thread-safe:
- * one processor serves one stream.
+ * partition's watermark, next arrival and partial windows, and the sessions waiting to be joined
+ * across partitions: the state's version 2) and goes on with {@link #resume}, as if it had not
+ * stopped. Not thread-safe: one processor serves one stream.
  */
 public final class PartitionedWindowProcessor {
 
@@ -103,8 +103,12 @@ public final class PartitionedWindowProcessor {
   /**
    * A processor that goes on from the state a previous run handed back with {@link #hold}: as
    * many partitions as the state holds, in its order, each with its watermark, its next arrival
-   * and its part of the open windows. Refuses (IllegalArgumentException) a query this processor
-   * cannot run across that many partitions, and a window of a partition the state does not hold.
+   * and its part of the open windows; the waiting sessions go back to the join across partitions,
+   * not to their partitions' open sessions. Refuses (IllegalArgumentException) a state with no
+   * partition, a window or waiting session of a partition the state does not hold, waiting
+   * sessions for a query that has none (grid windows, one partition), and a waiting session the
+   * run that held the state would have emitted: closed at the stream's watermark with no open
+   * session that could still join it, ahead in close order of every other.
    */
   public static PartitionedWindowProcessor resume(WindowQuery query, WindowProcessor.Sink sink, OpenState state) {
     return new PartitionedWindowProcessor(query, supported(state.partitions().size()), sink, state);
@@ -131,6 +135,18 @@ public final class PartitionedWindowProcessor {
     }
     restore(state);
     streamWatermark = leastWatermark();
+    long due = joined == null ? -1 : joined.firstDue(streamWatermark);
+    if (due >= 0) {
+      OpenState.OpenWindow w = state.waiting().get((int) due);
+      throw new IllegalArgumentException("the waiting session " + describe(w) + " of partition " + w.partition()
+          + " (waiting[" + due + "]) is closed at the stream's watermark " + TimeText.format(streamWatermark)
+          + " and no partition holds an open session that could still join it: the run that held the state would"
+          + " have emitted it");
+    }
+  }
+
+  private static String describe(OpenState.OpenWindow w) {
+    return w.key() + " [" + TimeText.format(w.start()) + ", " + TimeText.format(w.end()) + ")";
   }
 
   /** The state of {@code partitions} partitions, {@code "0"} and on, before their first row. */
@@ -164,10 +180,24 @@ public final class PartitionedWindowProcessor {
     for (OpenState.OpenWindow w : state.windows()) {
       Integer p = index.get(w.partition());
       if (p == null) {
-        throw new IllegalArgumentException("the open window " + w.key() + " [" + TimeText.format(w.start()) + ", "
-            + TimeText.format(w.end()) + ") names partition " + w.partition() + ", which the state does not hold");
+        throw new IllegalArgumentException("the open window " + describe(w) + " names partition " + w.partition()
+            + ", which the state does not hold");
       }
       open[p].restore(w);
+    }
+    if (!state.waiting().isEmpty() && !joinsSessions()) {
+      int n = state.waiting().size();
+      throw new IllegalArgumentException("the state holds " + n + " waiting session" + (n == 1 ? "" : "s")
+          + ", which only a run of session windows over several partitions has");
+    }
+    // in the order they were handed to the join, so that each partition's parts merge in that order again
+    for (OpenState.OpenWindow w : state.waiting()) {
+      Integer p = index.get(w.partition());
+      if (p == null) {
+        throw new IllegalArgumentException("the waiting session " + describe(w) + " names partition "
+            + w.partition() + ", which the state does not hold");
+      }
+      joined.add(p, w.key(), w.start(), w.end(), w.accumulators());
     }
   }
 
@@ -360,25 +390,23 @@ public final class PartitionedWindowProcessor {
 
   /**
    * Ends the run without emitting the open windows, and hands them back for the next run to go
-   * on from ({@link #resume}): each partition, in partition order, with its latest event time
-   * and next arrival (no position: the source adds it, {@link OpenState#withPosition}), and each
-   * partition's part of every open window, in close order and then partition order. Session
-   * windows of more than one partition are refused: the sessions joined across partitions
-   * (design section 1.4) are not stored yet.
+   * on from ({@link #resume}): each partition, in partition order, with its latest event time,
+   * idle watermark and next arrival (no position: the source adds it, {@link OpenState#withPosition});
+   * each partition's part of every open window, in close order and then partition order; and,
+   * with sessions over several partitions, the waiting sessions (closed in their partition, not
+   * emitted yet) in the order their partitions closed them. A run resumed from it goes on as if
+   * it had not stopped.
    */
   public OpenState hold() {
     checkOpen();
-    if (partitionIds.length > 1 && query.spec() instanceof WindowSpec.Session) {
-      throw new IllegalStateException("a run of session windows over " + partitionIds.length + " partitions cannot be "
-          + "stored yet: the state does not hold sessions joined across partitions");
-    }
     finished = true;
     List<OpenState.Partition> partitions = new ArrayList<>();
     for (int p = 0; p < partitionIds.length; p++) {
       partitions.add(
           new OpenState.Partition(partitionIds[p], watermarks[p].maxEventTime(), idleWatermark(p), nextArrival[p], null));
     }
-    return new OpenState(partitions, heldInCloseOrder(), Map.of());
+    List<OpenState.OpenWindow> waiting = joined == null ? List.of() : joined.held(partitionIds);
+    return new OpenState(partitions, heldInCloseOrder(), waiting, Map.of());
   }
 
   /** Every partition's open windows, labelled with its id: by end, start and key, then partition order. */

@@ -256,10 +256,10 @@ class LiveStreamExamplesTest {
     return new Row(Key.of(key), at(hhmm), new Object[] {null});
   }
 
-  private static final List<List<Row>> L3 = List.of(
+  static final List<List<Row>> L3 = List.of(
       List.of(keyed("acme", "00:01"), keyed("globex", "00:02"), keyed("acme", "00:04"), keyed("globex", "00:20")),
       List.of(keyed("globex", "00:06"), keyed("globex", "00:09"), keyed("globex", "00:30")));
-  private static final WindowQuery SESSIONS_EVENT = count(WindowSpec.session(5 * MINUTE), 0, LatePolicy.EVENT)
+  static final WindowQuery SESSIONS_EVENT = count(WindowSpec.session(5 * MINUTE), 0, LatePolicy.EVENT)
       .withKeys("customer");
 
   /**

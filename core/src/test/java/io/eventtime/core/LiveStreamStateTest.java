@@ -102,17 +102,73 @@ class LiveStreamStateTest {
             + " does not hold");
   }
 
-  /** Sessions joined across partitions are not in the state yet: holding such a run is refused, not cut short. */
+  private static final WindowQuery FIRST_LAST_SESSIONS = WindowQuery.of(WindowSpec.session(5 * MINUTE))
+      .withLatePolicy(LatePolicy.EVENT).withAggregates(AggregateSpec.countAll("n"),
+          AggregateSpec.of(AggregateKind.FIRST, "s", "first_s"), AggregateSpec.of(AggregateKind.LAST, "s", "last_s"));
+
+  private static Object[] tag(String tag) {
+    return new Object[] {null, tag, tag};
+  }
+
+  /**
+   * Sessions over two partitions are held with the waiting ones: P0's session 00:01, closed by
+   * P0's watermark 00:20, waits for P1's open 00:04, which could still join it. Resumed through the
+   * codec, P1's 00:30 closes P1's session, the two join, and first and last are taken across the
+   * partitions by event time (P0's row 00:01, P1's 00:04), as in the run that did not stop.
+   */
   @Test
-  void sessionsOverSeveralPartitionsAreNotHeldYet() {
-    WindowQuery sessions = L2_QUERY.withSpec(WindowSpec.session(5 * MINUTE));
-    PartitionedWindowProcessor two = new PartitionedWindowProcessor(sessions, 2, r -> {});
-    two.process(0, Key.GLOBAL, at("00:01"), new Object[] {null});
-    two.process(1, Key.GLOBAL, at("00:04"), new Object[] {null});
-    assertThatThrownBy(two::hold)
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("a run of session windows over 2 partitions cannot be stored yet: the state does not hold"
-            + " sessions joined across partitions");
+  void sessionsOverSeveralPartitionsAreHeldWithTheSessionsWaitingToBeJoined() {
+    List<WindowResult> emitted = new ArrayList<>();
+    PartitionedWindowProcessor before = new PartitionedWindowProcessor(FIRST_LAST_SESSIONS, 2, emitted::add);
+    before.process(0, Key.GLOBAL, at("00:01"), tag("P0 00:01"));
+    before.process(1, Key.GLOBAL, at("00:04"), tag("P1 00:04"));
+    before.process(0, Key.GLOBAL, at("00:20"), tag("P0 00:20"));
+    OpenState held = before.hold();
+    assertThat(emitted).isEmpty();
+    assertThat(held.windows()).extracting(LiveStreamStateTest::part).containsExactly(
+        "1|2026-03-01 00:04:00|1", "0|2026-03-01 00:20:00|1");
+    assertThat(held.waiting()).extracting(LiveStreamStateTest::part).containsExactly("0|2026-03-01 00:01:00|1");
+
+    StateCodec codec = new StateCodec(FIRST_LAST_SESSIONS, "ts");
+    PartitionedWindowProcessor after = PartitionedWindowProcessor.resume(FIRST_LAST_SESSIONS, emitted::add,
+        codec.decode(codec.encode(held), "held"));
+    after.process(1, Key.GLOBAL, at("00:30"), tag("P1 00:30"));
+    assertThat(PartitionedRuns.texts(emitted)).containsExactly(
+        "2026-03-01 00:01:00|2026-03-01 00:09:00|2|P0 00:01|P1 00:04");
+    after.finish();
+
+    List<List<Row>> parts = List.of(
+        List.of(new Row(Key.GLOBAL, at("00:01"), tag("P0 00:01")), new Row(Key.GLOBAL, at("00:20"), tag("P0 00:20"))),
+        List.of(new Row(Key.GLOBAL, at("00:04"), tag("P1 00:04")), new Row(Key.GLOBAL, at("00:30"), tag("P1 00:30"))));
+    Run whole = PartitionedRuns.run(FIRST_LAST_SESSIONS, parts, new int[] {0, 1, 0, 1});
+    assertThat(PartitionedRuns.texts(emitted)).containsExactlyElementsOf(PartitionedRuns.texts(whole.windows()))
+        .hasSize(3);
+  }
+
+  /**
+   * Example L3 (design 1.4) stopped after every prefix of every interleaving, once and at every
+   * row, and resumed through the codec: the same windows, late rows and stats as the run that
+   * did not stop.
+   */
+  @Test
+  void exampleL3HeldAfterAnyPrefixIsTheUninterruptedRun() {
+    List<List<Row>> l3 = LiveStreamExamplesTest.L3;
+    WindowQuery q = LiveStreamExamplesTest.SESSIONS_EVENT;
+    int[] everyRow = java.util.stream.IntStream.rangeClosed(0, 7).toArray();
+    for (int[] order : InterleavingIndependenceTest.allInterleavings(l3)) {
+      Run whole = PartitionedRuns.run(q, l3, order);
+      for (int prefix = 0; prefix <= order.length; prefix++) {
+        assertSameRun(runCut(q, l3, order, new int[] {prefix}), whole, Arrays.toString(order) + " cut " + prefix);
+      }
+      assertSameRun(runCut(q, l3, order, everyRow), whole, Arrays.toString(order) + " cut at every row");
+    }
+  }
+
+  private static void assertSameRun(Run cut, Run whole, String what) {
+    assertThat(PartitionedRuns.texts(cut.windows())).as(what).containsExactlyElementsOf(
+        PartitionedRuns.texts(whole.windows()));
+    assertThat(cut.late()).as(what).containsExactlyElementsOf(whole.late());
+    assertThat(cut.stats()).as(what).isEqualTo(whole.stats());
   }
 
   /**
@@ -149,12 +205,9 @@ class LiveStreamStateTest {
     assertThat(p.hold().partitions()).extracting(OpenState.Partition::id).containsExactly("orders-3", "orders-7");
   }
 
-  /** The aggregates that merge across partitions (first and last are only for one partition yet). */
-  private static final List<AggregateSpec> ACROSS_PARTITIONS = RandomStreams.ALL_AGGREGATES.stream()
-      .filter(a -> a.kind() != AggregateKind.FIRST && a.kind() != AggregateKind.LAST).toList();
-
   /**
-   * Random streams of 1 to 3 partitions (grid windows, both policies, late and rejected rows),
+   * Random streams of 1 to 3 partitions (grid windows, both policies, late and rejected rows,
+   * every aggregate: first and last merge across partitions by the event times the state keeps),
    * interleaved at random and cut at 1 to 3 random points; at each cut the run is held, its state
    * written and read by the codec, and a new processor goes on from it. The window rows (in
    * order, bit for bit), the late rows with their reasons and the stats summed over the runs are
@@ -163,30 +216,58 @@ class LiveStreamStateTest {
   @Test
   void aStreamHeldAndResumedAnywhereIsTheUninterruptedRun() {
     for (long seed = 0; seed < 400; seed++) {
-      Random r = new Random(seed);
-      long unit = r.nextBoolean() ? 1000 : 1;
-      long delay = unit * r.nextInt(4);
-      int partitions = 1 + r.nextInt(3);
-      List<AggregateSpec> aggregates = partitions == 1 ? RandomStreams.ALL_AGGREGATES : ACROSS_PARTITIONS;
-      WindowQuery q = WindowQuery.of(RandomStreams.spec(r, r.nextBoolean() ? "tumbling" : "hopping", unit))
-          .withDelay(delay).withLatePolicy(LatePolicy.values()[r.nextInt(2)]).withKeys("name", "number")
-          .withAggregates(aggregates.toArray(AggregateSpec[]::new));
-      List<List<Row>> parts = new ArrayList<>();
-      for (int p = 0; p < partitions; p++) {
-        int rows = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(80);
-        parts.add(RandomStreams.stream(r, rows, unit, 1_772_323_200_000L, delay, false, 1 + r.nextInt(4), 0.05)
-            .stream().map(e -> new Row(e.key(), e.ts(), RandomStreams.inputs(e, aggregates))).toList());
-      }
-      int[] order = randomInterleaving(r, parts);
-      int[] cuts = r.ints(1 + r.nextInt(3), 0, order.length + 1).sorted().toArray();
-
-      Run whole = PartitionedRuns.run(q, parts, order);
-      Run cut = runCut(q, parts, order, cuts);
-      String what = "seed " + seed + ", " + partitions + " partitions, " + q.spec() + ", cuts " + Arrays.toString(cuts);
-      assertThat(cut.windows()).as(what).containsExactlyElementsOf(whole.windows());
-      assertThat(cut.late()).as(what).containsExactlyElementsOf(whole.late());
-      assertThat(cut.stats()).as(what).isEqualTo(whole.stats());
+      assertRandomCutsAreTheUninterruptedRun(seed, false);
     }
+  }
+
+  /**
+   * The same for session windows over 1 to 3 partitions, with every aggregate (first and last
+   * among them), cut at random points, both policies, keys spread over the partitions or confined
+   * to one. The cut run takes the same interleaving as the whole one, so even under policy window
+   * with keys spread (whose answer depends on the interleaving) the two agree. Partition sessions
+   * closed in their partition but not emitted wait in the state and rejoin; about a quarter of
+   * the cuts hold some.
+   */
+  @Test
+  void sessionsHeldAndResumedAnywhereAreTheUninterruptedRun() {
+    for (long seed = 0; seed < 400; seed++) {
+      assertRandomCutsAreTheUninterruptedRun(seed, true);
+    }
+  }
+
+  /** Seed {@code seed}'s random stream of grid windows (or sessions, keys confined or not), cut at random points. */
+  private static void assertRandomCutsAreTheUninterruptedRun(long seed, boolean sessions) {
+    Random r = new Random(seed);
+    long unit = r.nextBoolean() ? 1000 : 1;
+    long delay = unit * r.nextInt(4);
+    int partitions = 1 + r.nextInt(3);
+    boolean confined = sessions && r.nextBoolean();
+    List<AggregateSpec> aggregates = RandomStreams.ALL_AGGREGATES;
+    WindowSpec spec = RandomStreams.spec(r, sessions ? "session" : r.nextBoolean() ? "tumbling" : "hopping", unit);
+    WindowQuery q = WindowQuery.of(spec).withDelay(delay).withLatePolicy(LatePolicy.values()[r.nextInt(2)])
+        .withKeys("name", "number").withAggregates(aggregates.toArray(AggregateSpec[]::new));
+    List<List<Row>> parts = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      String prefix = confined ? "P" + p + " " : "";
+      int rows = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(80);
+      parts.add(RandomStreams.stream(r, rows, unit, 1_772_323_200_000L, delay, false, 1 + r.nextInt(4), 0.05)
+          .stream().map(e -> new Row(confined ? Key.of(prefix + e.key().get(0), e.key().get(1)) : e.key(), e.ts(),
+              RandomStreams.inputs(e, aggregates))).toList());
+    }
+    assertCutsAreTheUninterruptedRun(r, q, parts, "seed " + seed + ", " + q.latePolicy()
+        + (confined ? ", keys confined to a partition" : ""));
+  }
+
+  /** One random interleaving of {@code parts}, cut at 1 to 3 random points, gives what it gives uncut. */
+  private static void assertCutsAreTheUninterruptedRun(Random r, WindowQuery q, List<List<Row>> parts, String seed) {
+    int[] order = randomInterleaving(r, parts);
+    int[] cuts = r.ints(1 + r.nextInt(3), 0, order.length + 1).sorted().toArray();
+    Run whole = PartitionedRuns.run(q, parts, order);
+    Run cut = runCut(q, parts, order, cuts);
+    String what = seed + ", " + parts.size() + " partitions, " + q.spec() + ", cuts " + Arrays.toString(cuts);
+    assertThat(cut.windows()).as(what).containsExactlyElementsOf(whole.windows());
+    assertThat(cut.late()).as(what).containsExactlyElementsOf(whole.late());
+    assertThat(cut.stats()).as(what).isEqualTo(whole.stats());
   }
 
   /** Feeds {@code order}, holding the run before each of {@code cuts} and going on from its state. */

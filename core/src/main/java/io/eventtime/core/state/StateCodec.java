@@ -16,8 +16,10 @@ import io.eventtime.core.Accumulator;
 import io.eventtime.core.AggregateKind;
 import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.Key;
+import io.eventtime.core.LatePolicy;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartialAggregate;
+import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.TimeRange;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowQuery;
@@ -64,6 +66,8 @@ public final class StateCodec {
       List.of("format", "version", "query", "max_event_time", "next_arrival", "windows", "checksum");
   private static final List<String> TOP_FIELDS_V2 = List.of("format", "version", "query", "source", "partitions",
       "emitted_watermark", "windows", "outputs", "checksum");
+  private static final List<String> TOP_FIELDS_V2_WAITING = List.of("format", "version", "query", "source",
+      "partitions", "emitted_watermark", "windows", "waiting", "outputs", "checksum");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper MAPPER = JsonMapper.builder()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -140,18 +144,13 @@ public final class StateCodec {
     }
     ArrayNode windows = doc.putArray("windows");
     for (OpenState.OpenWindow w : state.windows()) {
-      ObjectNode window = writeWindow(w);
-      if (!versionOne) {
-        if (state.partitions().stream().noneMatch(p -> p.id().equals(w.partition()))) {
-          throw new IllegalArgumentException("the open window " + w.key() + " [" + w.start() + ", " + w.end()
-              + ") names partition " + w.partition() + ", which is not one of the state's partitions");
-        }
-        ObjectNode withPartition = NODES.objectNode();
-        withPartition.put("partition", w.partition());
-        withPartition.setAll(window);
-        window = withPartition;
+      windows.add(versionOne ? writeWindow(w, true) : writePartitionWindow(w, state, "open window"));
+    }
+    if (!state.waiting().isEmpty()) {
+      ArrayNode waiting = doc.putArray("waiting");
+      for (OpenState.OpenWindow w : state.waiting()) {
+        waiting.add(writePartitionWindow(w, state, "waiting session"));
       }
-      windows.add(window);
     }
     if (!versionOne) {
       ObjectNode outputs = doc.putObject("outputs");
@@ -161,8 +160,20 @@ public final class StateCodec {
     return layout(doc).getBytes(StandardCharsets.UTF_8);
   }
 
+  /** A window of version 2: its partition's id first, then the fields of version 1. */
+  private ObjectNode writePartitionWindow(OpenState.OpenWindow w, OpenState state, String what) {
+    if (state.partitions().stream().noneMatch(p -> p.id().equals(w.partition()))) {
+      throw new IllegalArgumentException("the " + what + " " + w.key() + " [" + w.start() + ", " + w.end()
+          + ") names partition " + w.partition() + ", which is not one of the state's partitions");
+    }
+    ObjectNode withPartition = NODES.objectNode();
+    withPartition.put("partition", w.partition());
+    withPartition.setAll(writeWindow(w, false));
+    return withPartition;
+  }
+
   private boolean fitsVersionOne(OpenState state) {
-    if (state.partitions().size() != 1 || source != null || !state.outputs().isEmpty()) {
+    if (state.partitions().size() != 1 || source != null || !state.outputs().isEmpty() || !state.waiting().isEmpty()) {
       return false;
     }
     OpenState.Partition only = state.partitions().get(0);
@@ -238,7 +249,8 @@ public final class StateCodec {
     try {
       top = JsonFields.object(doc, "the document");
       version = checkFormatAndVersion(top, source);
-      JsonFields.exactly(top, "", (version == 1 ? TOP_FIELDS_V1 : TOP_FIELDS_V2).toArray(String[]::new));
+      List<String> fields = version == 1 ? TOP_FIELDS_V1 : top.has("waiting") ? TOP_FIELDS_V2_WAITING : TOP_FIELDS_V2;
+      JsonFields.exactly(top, "", fields.toArray(String[]::new));
       String stored = JsonFields.text(top.get("checksum"), "checksum");
       top.remove("checksum");
       if (!stored.equals(checksum(top))) {
@@ -389,7 +401,8 @@ public final class StateCodec {
     }
   }
 
-  private ObjectNode writeWindow(OpenState.OpenWindow w) {
+  /** A window's key, bounds and partials; version 2 also writes the event time of first's and last's row. */
+  private ObjectNode writeWindow(OpenState.OpenWindow w, boolean versionOne) {
     Accumulator[] accs = w.accumulators();
     if (accs.length != kinds.length || w.key().size() != query.query().keyFields().size()) {
       throw new IllegalArgumentException("the open window " + w.key() + " [" + w.start() + ", " + w.end() + ") has "
@@ -406,7 +419,17 @@ public final class StateCodec {
     ArrayNode aggregates = node.putArray("aggregates");
     for (int i = 0; i < accs.length; i++) {
       try {
-        aggregates.add(writePartial(PartialAggregate.of(accs[i])));
+        ObjectNode partial = writePartial(PartialAggregate.of(accs[i]));
+        if (!versionOne && accs[i] instanceof Accumulator.ByArrival byArrival) {
+          // across partitions first and last are merged by the event time of each partition's row
+          ObjectNode withTime = NODES.objectNode();
+          withTime.set("any", partial.get("any"));
+          withTime.set("arrival", partial.get("arrival"));
+          putTime(withTime, "event_time", byArrival.eventTime());
+          withTime.set("value", partial.get("value"));
+          partial = withTime;
+        }
+        aggregates.add(partial);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("aggregate " + query.query().aggregates().get(i) + " of window "
             + w.key() + " [" + w.start() + ", " + w.end() + "): " + e.getMessage(), e);
@@ -449,8 +472,10 @@ public final class StateCodec {
     long nextArrival = JsonFields.nonNegative(top.get("next_arrival"), "next_arrival");
     OpenState.Partition only =
         new OpenState.Partition(OpenState.FIRST_PARTITION, maxEventTime, null, nextArrival, null);
+    Map<String, TreeMap<Long, Long>> sessions = new HashMap<>();
     List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"),
-        Map.of(only.id(), only), streamWatermark(List.of(only)), true);
+        Map.of(only.id(), only), streamWatermark(List.of(only)), true, sessions);
+    checkNoOverlap("windows", sessions);
     return new OpenState(List.of(only), windows, Map.of());
   }
 
@@ -476,8 +501,15 @@ public final class StateCodec {
           + ", but the least of the partitions' watermarks is " + (least == null
               ? "none (a partition has no watermark yet)" : TimeText.format(least)));
     }
+    Map<String, TreeMap<Long, Long>> sessions = new HashMap<>();
     List<OpenState.OpenWindow> windows = readWindows(JsonFields.array(top.get("windows"), "windows"), byId, least,
-        false);
+        false, sessions);
+    checkNoOverlap("windows", sessions);
+    List<OpenState.OpenWindow> waiting = List.of();
+    if (top.has("waiting")) {
+      waiting = readWaiting(JsonFields.array(top.get("waiting"), "waiting"), byId, sessions);
+      checkNoOverlap("waiting", sessions);
+    }
     ObjectNode outputsNode = JsonFields.object(top.get("outputs"), "outputs");
     TreeMap<String, Long> outputs = new TreeMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = outputsNode.fields(); it.hasNext(); ) {
@@ -487,7 +519,96 @@ public final class StateCodec {
       }
       outputs.put(output.getKey(), JsonFields.nonNegative(output.getValue(), "outputs." + output.getKey()));
     }
-    return new OpenState(partitions, windows, outputs);
+    OpenState state = new OpenState(partitions, windows, waiting, outputs);
+    if (!waiting.isEmpty()) {
+      try {
+        // the processor's own rule: it refuses a waiting session that the run holding it would have emitted
+        PartitionedWindowProcessor.resume(query.query(), row -> {}, state);
+      } catch (IllegalArgumentException e) {
+        throw new BadState("waiting", e.getMessage());
+      }
+    }
+    return state;
+  }
+
+  /**
+   * The waiting sessions: each a session of a partition of the state that its rows could have
+   * made and that its partition's own watermark has closed (else it would still be open there),
+   * only for sessions over several partitions; none starts where another of its key and
+   * partition does, and under policy event none overlaps another of its key and partition.
+   */
+  private List<OpenState.OpenWindow> readWaiting(ArrayNode array, Map<String, OpenState.Partition> partitions,
+      Map<String, TreeMap<Long, Long>> sessions) {
+    if (!(query.query().spec() instanceof WindowSpec.Session s) || partitions.size() < 2) {
+      throw new BadState("waiting", "only sessions over several partitions wait to be joined; this state is of "
+          + QueryJson.describe(query.query().spec()) + " over " + partitions.size() + " partition"
+          + (partitions.size() == 1 ? "" : "s"));
+    }
+    List<OpenState.OpenWindow> waiting = new ArrayList<>(array.size());
+    Set<List<Object>> seen = new HashSet<>();
+    for (int i = 0; i < array.size(); i++) {
+      String where = "waiting[" + i + "]";
+      ObjectNode node = JsonFields.object(array.get(i), where);
+      OpenState.Partition partition = namedPartition(node, where, partitions);
+      String id = partition.id();
+      if (partition.maxEventTime() == null) {
+        throw new BadState(where, "a waiting session of partition " + JsonFields.shown(NODES.textNode(id))
+            + ", which has seen no event time (its max_event_time is null)");
+      }
+      OpenState.OpenWindow w = readWindow(withoutPartition(node), where, partition, false).inPartition(id);
+      checkPlace(w, s, partition.maxEventTime(), null, where, false);
+      long own = watermarkOf(partition);
+      if (!s.isClosed(w.end(), own)) {
+        throw new BadState(where, "the session [" + TimeText.format(w.start()) + ", " + TimeText.format(w.end())
+            + ") is still open at its partition's watermark " + TimeText.format(own)
+            + ": it belongs in windows, not among the sessions waiting to be joined");
+      }
+      String ofKey = "key " + w.key() + " in partition " + JsonFields.shown(NODES.textNode(id));
+      TreeMap<Long, Long> ofPartition = sessions.computeIfAbsent(ofKey, k -> new TreeMap<>());
+      if (!seen.add(List.of(id, w.key(), w.start())) || ofPartition.containsKey(w.start())) {
+        throw new BadState(where, "a second session of " + ofKey + " starting at " + TimeText.format(w.start()));
+      }
+      // a row admitted after a session closed is behind it only under policy window, which may put it in a new
+      // session that overlaps the closed one; under policy event no two sessions of a partition overlap
+      if (query.query().latePolicy() == LatePolicy.EVENT) {
+        ofPartition.put(w.start(), w.end());
+      }
+      waiting.add(w);
+    }
+    return waiting;
+  }
+
+  /** The partition a window of version 2 names in its field {@code partition}: one of the state's. */
+  private static OpenState.Partition namedPartition(ObjectNode node, String where,
+      Map<String, OpenState.Partition> partitions) {
+    String id = JsonFields.text(node.get("partition"), where + ".partition");
+    OpenState.Partition partition = partitions.get(id);
+    if (partition == null) {
+      throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
+          + " among the state's partitions");
+    }
+    return partition;
+  }
+
+  /** A copy of a window of version 2 without its {@code partition}: the fields of version 1. */
+  private static ObjectNode withoutPartition(ObjectNode node) {
+    ObjectNode copy = node.deepCopy();
+    copy.remove("partition");
+    return copy;
+  }
+
+  /** Refuses two sessions of one key in one partition that overlap: they would have been one. */
+  private static void checkNoOverlap(String field, Map<String, TreeMap<Long, Long>> sessions) {
+    sessions.forEach((ofKey, byStart) -> {
+      long previousEnd = Long.MIN_VALUE;
+      for (Map.Entry<Long, Long> s : byStart.entrySet()) {
+        if (s.getKey() <= previousEnd) {
+          throw new BadState(field, "sessions of " + ofKey + " overlap at " + TimeText.format(s.getKey())
+              + ": they would have been one session");
+        }
+        previousEnd = s.getValue();
+      }
+    });
   }
 
   private static Long readTime(JsonNode node, String where) {
@@ -542,26 +663,20 @@ public final class StateCodec {
    * partition "0"'s.
    */
   private List<OpenState.OpenWindow> readWindows(ArrayNode array, Map<String, OpenState.Partition> partitions,
-      Long streamWatermark, boolean versionOne) {
+      Long streamWatermark, boolean versionOne, Map<String, TreeMap<Long, Long>> sessionEnds) {
     WindowSpec spec = query.query().spec();
     List<OpenState.OpenWindow> windows = new ArrayList<>(array.size());
     Set<List<Object>> seen = new HashSet<>();
-    Map<String, TreeMap<Long, Long>> sessionEnds = new HashMap<>();
     for (int i = 0; i < array.size(); i++) {
       String where = "windows[" + i + "]";
       ObjectNode node = JsonFields.object(array.get(i), where);
-      String id = OpenState.FIRST_PARTITION;
+      OpenState.Partition partition = versionOne ? partitions.get(OpenState.FIRST_PARTITION)
+          : namedPartition(node, where, partitions);
+      String id = partition.id();
       if (!versionOne) {
-        id = JsonFields.text(node.get("partition"), where + ".partition");
-        node = node.deepCopy();
-        node.remove("partition");
+        node = withoutPartition(node);
       }
-      OpenState.Partition partition = partitions.get(id);
-      if (partition == null) {
-        throw new BadState(where + ".partition", "no partition " + JsonFields.shown(NODES.textNode(id))
-            + " among the state's partitions");
-      }
-      OpenState.OpenWindow w = readWindow(node, where, partition.nextArrival()).inPartition(id);
+      OpenState.OpenWindow w = readWindow(node, where, partition, versionOne).inPartition(id);
       if (partition.maxEventTime() == null) {
         throw new BadState(where, versionOne
             ? "an open window, but no event time was ever seen (max_event_time is null)"
@@ -577,18 +692,14 @@ public final class StateCodec {
       if (spec instanceof WindowSpec.Session) {
         sessionEnds.computeIfAbsent(ofKey, k -> new TreeMap<>()).put(w.start(), w.end());
       }
+      if (spec instanceof WindowSpec.Session && partitions.size() > 1
+          && spec.isClosed(w.end(), watermarkOf(partition))) {
+        throw new BadState(where, "the session [" + TimeText.format(w.start()) + ", " + TimeText.format(w.end())
+            + ") is closed at its partition's watermark " + TimeText.format(watermarkOf(partition))
+            + ": it belongs among the sessions waiting to be joined, not in windows");
+      }
       windows.add(w);
     }
-    sessionEnds.forEach((ofKey, byStart) -> {
-      long previousEnd = Long.MIN_VALUE;
-      for (Map.Entry<Long, Long> s : byStart.entrySet()) {
-        if (s.getKey() <= previousEnd) {
-          throw new BadState("windows", "sessions of " + ofKey + " overlap at " + TimeText.format(s.getKey())
-              + ": they would have been one session");
-        }
-        previousEnd = s.getValue();
-      }
-    });
     return windows;
   }
 
@@ -621,7 +732,9 @@ public final class StateCodec {
     }
   }
 
-  private OpenState.OpenWindow readWindow(ObjectNode node, String where, long nextArrival) {
+  /** A window of {@code partition}; in version 2 first's and last's partials carry their row's event time. */
+  private OpenState.OpenWindow readWindow(ObjectNode node, String where, OpenState.Partition partition,
+      boolean versionOne) {
     JsonFields.exactly(node, where, "key", "start", "end", "aggregates");
     ArrayNode keyArray = JsonFields.array(node.get("key"), where + ".key");
     int keySize = query.query().keyFields().size();
@@ -641,10 +754,39 @@ public final class StateCodec {
     }
     Accumulator[] accs = new Accumulator[kinds.length];
     for (int i = 0; i < kinds.length; i++) {
-      accs[i] = readPartial(aggArray.get(i), kinds[i], where + ".aggregates[" + i + "]", nextArrival)
-          .toAccumulator(kinds[i]);
+      String at = where + ".aggregates[" + i + "]";
+      JsonNode partial = aggArray.get(i);
+      Long eventTime = null;
+      if (!versionOne && PartialAggregate.stateOf(kinds[i]) == PartialAggregate.ByArrival.class) {
+        ObjectNode withTime = JsonFields.object(partial, at);
+        JsonFields.exactly(withTime, at, "any", "arrival", "event_time", "value");
+        eventTime = readEventTime(withTime, at, partition);
+        withTime = withTime.deepCopy();
+        withTime.remove("event_time");
+        partial = withTime;
+      }
+      accs[i] = readPartial(partial, kinds[i], at, partition.nextArrival()).toAccumulator(kinds[i]);
+      if (eventTime != null) {
+        ((Accumulator.ByArrival) accs[i]).restoreEventTime(eventTime);
+      }
     }
     return new OpenState.OpenWindow(Key.of(keyValues), start, end, accs);
+  }
+
+  /** The event time of the row a first or last partial took: none without a row, none after the partition's latest. */
+  private static Long readEventTime(ObjectNode partial, String at, OpenState.Partition partition) {
+    Long eventTime = readTime(partial.get("event_time"), at + ".event_time");
+    if (eventTime == null) {
+      return null;
+    }
+    if (!JsonFields.bool(partial.get("any"), at + ".any")) {
+      throw new BadState(at + ".event_time", "an event time, but the partial took no row (its any is false)");
+    }
+    if (partition.maxEventTime() != null && eventTime > partition.maxEventTime()) {
+      throw new BadState(at + ".event_time", "the event time " + TimeText.format(eventTime) + " is after the"
+          + " partition's latest event time " + TimeText.format(partition.maxEventTime()));
+    }
+    return eventTime;
   }
 
   private static PartialAggregate readPartial(JsonNode json, AggregateKind kind, String where, long nextArrival) {

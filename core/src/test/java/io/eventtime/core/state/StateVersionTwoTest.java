@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StateVersionTwoTest {
   private static final Path DOCS = Path.of("..", "docs");
-  private static final String RESTORE = ": nothing was read from it; restore it from a backup, or remove it to start"
+  static final String RESTORE = ": nothing was read from it; restore it from a backup, or remove it to start"
       + " again without the stored windows";
 
   /** Example L2's query: tumbling 10 min, no delay, policy window, count(*). */
@@ -291,9 +291,8 @@ class StateVersionTwoTest {
     return (ObjectNode) doc.get("windows").get(i);
   }
 
-  /** Changes the document, seals it again with a checksum the way the format says, and expects {@code why}. */
-  private static void refused(byte[] good, Consumer<ObjectNode> change, String why) {
-    byte[] bad;
+  /** The document {@code good} changed by {@code change} and sealed again with a checksum, the way the format says. */
+  static byte[] changed(byte[] good, Consumer<ObjectNode> change) {
     try {
       ObjectMapper mapper = new ObjectMapper();
       ObjectNode doc = (ObjectNode) mapper.readTree(good);
@@ -301,11 +300,21 @@ class StateVersionTwoTest {
       change.accept(doc);
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(mapper.writeValueAsBytes(doc));
       doc.put("checksum", "sha256:" + HexFormat.of().formatHex(digest));
-      bad = mapper.writeValueAsBytes(doc);
+      return mapper.writeValueAsBytes(doc);
     } catch (IOException | java.security.NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
-    assertThatThrownBy(() -> new StateCodec(L2_QUERY, null, KAFKA).decode(bad, "f"))
+  }
+
+  /** Changes the document, seals it again with a checksum the way the format says, and expects {@code why}. */
+  private static void refused(byte[] good, Consumer<ObjectNode> change, String why) {
+    refused(new StateCodec(L2_QUERY, null, KAFKA), good, change, why);
+  }
+
+  /** {@link #refused(byte[], Consumer, String)} by {@code codec}. */
+  static void refused(StateCodec codec, byte[] good, Consumer<ObjectNode> change, String why) {
+    byte[] bad = changed(good, change);
+    assertThatThrownBy(() -> codec.decode(bad, "f"))
         .isInstanceOf(StateException.class)
         .hasMessage("the state file f is corrupt: " + why + RESTORE);
   }
