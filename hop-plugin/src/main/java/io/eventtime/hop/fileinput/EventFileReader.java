@@ -3,11 +3,9 @@ package io.eventtime.hop.fileinput;
 import io.eventtime.core.ndjson.NdjsonReader;
 import io.eventtime.core.ndjson.TextEncoding;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
@@ -69,12 +67,12 @@ public final class EventFileReader implements Closeable {
       // said once for the file, not as a misleading reason for each of its lines
       throw new IOException("cannot read " + currentFile + ": " + e.getMessage(), e);
     }
-    Reader reader = new InputStreamReader(bytes, StandardCharsets.UTF_8);
     if (!settings.csv) {
-      ndjson = new NdjsonReader(currentFile, new BufferedReader(reader));
+      // line by line, strictly: a line that is not UTF-8 is rejected, not read with U+FFFD in it
+      ndjson = new NdjsonReader(currentFile, bytes);
       return;
     }
-    csv = new CsvRecords(currentFile, reader, settings.delimiter);
+    csv = new CsvRecords(currentFile, new InputStreamReader(bytes, StandardCharsets.UTF_8), settings.delimiter);
     int fields = settings.fieldNames.size();
     columnOfField = new int[fields];
     if (!settings.header) {

@@ -3,8 +3,8 @@ package io.eventtime.hop.fileinput;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.ndjson.NdjsonReader;
 import io.eventtime.core.ndjson.SchemaInference;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -32,11 +32,12 @@ public final class FieldGuesser {
     }
     SchemaInference inference = new SchemaInference();
     FileObject file = files.get(0);
-    try (Reader reader = new InputStreamReader(HopVfs.getInputStream(file), StandardCharsets.UTF_8)) {
+    try (InputStream bytes = HopVfs.getInputStream(file)) {
       if ("csv".equalsIgnoreCase(variables.resolve(meta.getFormat()))) {
-        observeCsv(HopVfs.getFilename(file), reader, meta, variables, inference, lines);
+        observeCsv(HopVfs.getFilename(file), new InputStreamReader(bytes, StandardCharsets.UTF_8), meta, variables,
+            inference, lines);
       } else {
-        NdjsonReader ndjson = new NdjsonReader(HopVfs.getFilename(file), new BufferedReader(reader));
+        NdjsonReader ndjson = new NdjsonReader(HopVfs.getFilename(file), bytes);
         NdjsonReader.Line line;
         for (int n = 0; n < lines && (line = ndjson.next()) != null; n++) {
           if (!line.isMalformed()) {

@@ -147,6 +147,27 @@ class EventFileInputTest {
   }
 
   @Test
+  void aNdjsonLineWithBytesThatAreNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
+    Path file = dir.resolve("bad-bytes.ndjson");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("{\"merchant\":\"é\",\"n\":1}\n{\"merchant\":\"a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.write(0xFE);
+    bytes.writeBytes("b\",\"n\":2}\n{\"merchant\":\"c\",\"n\":3}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(file, bytes.toByteArray());
+    EventFileInputMeta m = input("ndjson", new InputFile(file.toString(), null),
+        new InputField("merchant", "String", null), new InputField("n", "Integer", null));
+    m.setLineNumberField("line");
+    LocalRun.Result r = run(m);
+    assertThat(r.errors()).isZero();
+    assertThat(Rows.text(r.rows("out"))).containsExactly("é|1|1", "c|3|3");
+    assertThat(Rows.text(r.rows("errors"))).containsExactly("null|null|2|1|" + file
+        + " line 2: the line is not UTF-8 text (0xff at byte 15 of the line)||EVENTTIME-UNREADABLE");
+    assertThat(r.metric("read", LocalRun.INPUT)).isEqualTo(3);
+    assertThat(r.metric("read", LocalRun.REJECTED)).isEqualTo(1);
+  }
+
+  @Test
   void aUtf16FileStopsTheRunSayingSoOnce() throws Exception {
     Path file = dir.resolve("utf16.ndjson");
     Files.writeString(file, "\uFEFF{\"n\":1}\n{\"n\":2}\n", java.nio.charset.StandardCharsets.UTF_16LE);
