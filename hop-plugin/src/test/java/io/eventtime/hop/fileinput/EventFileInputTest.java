@@ -168,6 +168,30 @@ class EventFileInputTest {
   }
 
   @Test
+  void aCsvRecordWithALineThatIsNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
+    Path file = dir.resolve("bad-bytes.csv");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("merchant,amount\nacme,1\n\"a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.writeBytes("b\",2\n\"multi\nli".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFE);
+    bytes.writeBytes("ne\",3\nglobex,4\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(file, bytes.toByteArray());
+    EventFileInputMeta m = input("csv", new InputFile(file.toString(), null),
+        new InputField("merchant", "String", null), new InputField("amount", "Integer", null));
+    m.setLineNumberField("line");
+    LocalRun.Result r = run(m);
+    assertThat(r.errors()).isZero();
+    assertThat(Rows.text(r.rows("out"))).containsExactly("acme|1|2", "globex|4|6");
+    // the second rejected record starts on line 4; the bytes that are not UTF-8 are on its line 5
+    assertThat(Rows.text(r.rows("errors"))).containsExactly(
+        "null|null|3|1|" + file + " line 3: the line is not UTF-8 text (0xff at byte 3 of the line)||EVENTTIME-UNREADABLE",
+        "null|null|4|1|" + file + " line 5: the line is not UTF-8 text (0xfe at byte 3 of the line)||EVENTTIME-UNREADABLE");
+    assertThat(r.metric("read", LocalRun.INPUT)).isEqualTo(4);
+    assertThat(r.metric("read", LocalRun.REJECTED)).isEqualTo(2);
+  }
+
+  @Test
   void aUtf16FileStopsTheRunSayingSoOnce() throws Exception {
     Path file = dir.resolve("utf16.ndjson");
     Files.writeString(file, "\uFEFF{\"n\":1}\n{\"n\":2}\n", java.nio.charset.StandardCharsets.UTF_16LE);
