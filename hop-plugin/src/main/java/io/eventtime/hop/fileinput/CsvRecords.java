@@ -42,8 +42,8 @@ final class CsvRecords implements Closeable {
       if (t == null) {
         return null;
       }
-      // Jackson counts the lines of a CSV text from 0
-      long at = parser.currentTokenLocation().getLineNr() + 1;
+      // Jackson counts the lines of a CSV text from 0, except the first, which it gives as -1
+      long at = Math.max(1, parser.currentTokenLocation().getLineNr() + 1);
       if (t != JsonToken.START_ARRAY) {
         throw new IOException(source + " line " + at + ": not a CSV record");
       }

@@ -132,6 +132,8 @@ class EventFileInputTest {
         new InputField("merchant", "String", null), new InputField("n", "Integer", null));
     m.setCsvHeader(false);
     assertThat(Rows.text(run(m).rows("out"))).containsExactly("acme|1", "globex|2");
+    m.setLineNumberField("line"); // the first line is line 1 (Jackson gives it as line 0)
+    assertThat(Rows.text(run(m).rows("out"))).containsExactly("acme|1|1", "globex|2|2");
   }
 
   @Test
@@ -189,6 +191,22 @@ class EventFileInputTest {
         "null|null|4|1|" + file + " line 5: the line is not UTF-8 text (0xfe at byte 3 of the line)||EVENTTIME-UNREADABLE");
     assertThat(r.metric("read", LocalRun.INPUT)).isEqualTo(4);
     assertThat(r.metric("read", LocalRun.REJECTED)).isEqualTo(2);
+  }
+
+  @Test
+  void aCsvHeaderThatIsNotUtf8StopsTheRunSayingSo() throws Exception {
+    Path file = dir.resolve("bad-header.csv");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("merchant,am".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.writeBytes("ount\nacme,1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(file, bytes.toByteArray());
+    LocalRun.Result r = run(input("csv", new InputFile(file.toString(), null), new InputField("merchant", "String", null)));
+    assertThat(r.errors()).isPositive();
+    assertThat(r.rows("out")).isEmpty();
+    assertThat(org.apache.hop.core.logging.HopLogStore.getAppender().getBuffer(r.pipeline().getLogChannelId(), true)
+        .toString()).contains("cannot read the header of " + file + ": " + file
+            + " line 1: the line is not UTF-8 text (0xff at byte 12 of the line)");
   }
 
   @Test
