@@ -148,15 +148,23 @@ class EventFileInputTest {
     assertThat(run(column).errors()).isPositive();
   }
 
+  /** Writes the parts to the file: a string as its UTF-8 bytes, a number as one raw byte (which may not be UTF-8). */
+  private static void write(Path file, Object... parts) throws java.io.IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    for (Object part : parts) {
+      if (part instanceof String text) {
+        bytes.writeBytes(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } else {
+        bytes.write((Integer) part);
+      }
+    }
+    Files.write(file, bytes.toByteArray());
+  }
+
   @Test
   void aNdjsonLineWithBytesThatAreNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
     Path file = dir.resolve("bad-bytes.ndjson");
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    bytes.writeBytes("{\"merchant\":\"é\",\"n\":1}\n{\"merchant\":\"a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    bytes.write(0xFF);
-    bytes.write(0xFE);
-    bytes.writeBytes("b\",\"n\":2}\n{\"merchant\":\"c\",\"n\":3}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    Files.write(file, bytes.toByteArray());
+    write(file, "{\"merchant\":\"é\",\"n\":1}\n{\"merchant\":\"a", 0xFF, 0xFE, "b\",\"n\":2}\n{\"merchant\":\"c\",\"n\":3}\n");
     EventFileInputMeta m = input("ndjson", new InputFile(file.toString(), null),
         new InputField("merchant", "String", null), new InputField("n", "Integer", null));
     m.setLineNumberField("line");
@@ -172,13 +180,7 @@ class EventFileInputTest {
   @Test
   void aCsvRecordWithALineThatIsNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
     Path file = dir.resolve("bad-bytes.csv");
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    bytes.writeBytes("merchant,amount\nacme,1\n\"a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    bytes.write(0xFF);
-    bytes.writeBytes("b\",2\n\"multi\nli".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    bytes.write(0xFE);
-    bytes.writeBytes("ne\",3\nglobex,4\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    Files.write(file, bytes.toByteArray());
+    write(file, "merchant,amount\nacme,1\n\"a", 0xFF, "b\",2\n\"multi\nli", 0xFE, "ne\",3\nglobex,4\n");
     EventFileInputMeta m = input("csv", new InputFile(file.toString(), null),
         new InputField("merchant", "String", null), new InputField("amount", "Integer", null));
     m.setLineNumberField("line");
@@ -196,11 +198,7 @@ class EventFileInputTest {
   @Test
   void aCsvHeaderThatIsNotUtf8StopsTheRunSayingSo() throws Exception {
     Path file = dir.resolve("bad-header.csv");
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    bytes.writeBytes("merchant,am".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    bytes.write(0xFF);
-    bytes.writeBytes("ount\nacme,1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    Files.write(file, bytes.toByteArray());
+    write(file, "merchant,am", 0xFF, "ount\nacme,1\n");
     LocalRun.Result r = run(input("csv", new InputFile(file.toString(), null), new InputField("merchant", "String", null)));
     assertThat(r.errors()).isPositive();
     assertThat(r.rows("out")).isEmpty();
