@@ -3,7 +3,9 @@ package io.eventtime.beam;
 import io.eventtime.core.ArrivalPosition;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -158,7 +160,9 @@ public final class ArrivalPositions {
     @ProcessElement
     public void process(@Element KV<Long, String> file, OutputReceiver<Row> out) throws IOException {
       int fileIndex = file.getKey().intValue();
-      try (BufferedReader in = NdjsonIO.open(file.getValue())) {
+      // lines of any format, decoded as before (bad bytes become U+FFFD): this transform has no rejected output
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(NdjsonIO.openBytes(file.getValue()),
+          StandardCharsets.UTF_8), 1 << 16)) {
         long number = 0;
         for (String line; (line = in.readLine()) != null; ) {
           number++;

@@ -8,13 +8,11 @@ import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
 import io.eventtime.core.ndjson.SchemaInference;
 import io.eventtime.core.ndjson.TextEncoding;
+import io.eventtime.core.ndjson.Utf8Lines;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,8 +45,10 @@ import org.apache.beam.sdk.values.TupleTagList;
  * files, so that late and rejected rows are told by file and line. Several files are one stream
  * only when they are read together: give one pattern (a glob) or add patterns with
  * {@link Read#and}, rather than flattening several reads, whose positions would collide. Lines
- * that are not JSON objects, and values that do not fit their column's type (by the core's
- * {@link ColumnValues} rule), go to the rejected output with the file, line, field and reason.
+ * whose bytes are not UTF-8 ({@link Utf8Lines}), lines that are not JSON objects, values that do
+ * not fit their column's type (by the core's {@link ColumnValues} rule) and a field missing or
+ * null that a {@link Read#withSchema given schema} says is not nullable go to the rejected output
+ * with the file, line, field and reason.
  *
  * <pre>{@code
  * NdjsonIO.Result read = pipeline.apply(NdjsonIO.read("events-*.ndjson"));
@@ -173,8 +173,17 @@ public final class NdjsonIO {
       SchemaInference inference = new SchemaInference();
       int seen = 0;
       for (String f : files) {
-        try (BufferedReader in = open(f)) {
-          for (String line; seen < sampleSize && (line = in.readLine()) != null; ) {
+        try (Utf8Lines in = open(f)) {
+          while (seen < sampleSize) {
+            String line;
+            try {
+              line = in.readLine();
+            } catch (Utf8Lines.NotUtf8 skipped) {
+              continue; // rejected with its reason when the file is read; it tells nothing of the schema
+            }
+            if (line == null) {
+              break;
+            }
             if (NdjsonLines.isBlank(line)) {
               continue;
             }
@@ -207,12 +216,20 @@ public final class NdjsonIO {
     }
   }
 
-  /** Opens a file as UTF-8 text; a UTF-16 or UTF-32 file is refused as a whole, saying so. */
-  static BufferedReader open(String file) throws IOException {
+  /**
+   * Opens a file as lines of UTF-8 text, each decoded strictly (a line that is not UTF-8 is
+   * rejected, never read with U+FFFD in it); a UTF-16 or UTF-32 file is refused as a whole, saying so.
+   */
+  static Utf8Lines open(String file) throws IOException {
+    return new Utf8Lines(openBytes(file));
+  }
+
+  /** The bytes of a file, once its first bytes show it is not UTF-16 or UTF-32 (else refused, saying so). */
+  static BufferedInputStream openBytes(String file) throws IOException {
     ResourceId id = FileSystems.matchNewResource(file, false);
     BufferedInputStream bytes = new BufferedInputStream(Channels.newInputStream(FileSystems.open(id)), 1 << 16);
     TextEncoding.requireUtf8(bytes);
-    return new BufferedReader(new InputStreamReader(bytes, StandardCharsets.UTF_8), 1 << 16);
+    return bytes;
   }
 
   /** Reads one whole file, line by line, in order. */
@@ -231,9 +248,20 @@ public final class NdjsonIO {
       int fileIndex = file.getKey().intValue();
       String name = file.getValue();
       int fields = schema.getFieldCount() - 1;
-      try (BufferedReader in = open(name)) {
+      try (Utf8Lines in = open(name)) {
         long number = 0;
-        for (String line; (line = in.readLine()) != null; ) {
+        while (true) {
+          String line;
+          try {
+            line = in.readLine();
+          } catch (Utf8Lines.NotUtf8 e) {
+            number++;
+            reject(out, name, number, null, e.text(), e.getMessage());
+            continue;
+          }
+          if (line == null) {
+            break;
+          }
           number++;
           if (NdjsonLines.isBlank(line)) {
             continue;
@@ -252,7 +280,11 @@ public final class NdjsonIO {
           for (int i = 0; i < fields && reason == null; i++) {
             Schema.Field f = schema.getField(i);
             try {
-              row.addValue(convert(values.get(f.getName()), f.getType()));
+              Object value = convert(values.get(f.getName()), f.getType());
+              if (value == null && !f.getType().getNullable()) {
+                throw new IllegalArgumentException(ColumnValues.requiredReason(values.containsKey(f.getName())));
+              }
+              row.addValue(value);
             } catch (IllegalArgumentException e) {
               badField = f.getName();
               reason = e.getMessage();

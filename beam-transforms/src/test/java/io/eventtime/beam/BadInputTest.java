@@ -9,6 +9,7 @@ import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowSpec;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -128,6 +129,62 @@ class BadInputTest {
     PipelineResult result = p.run();
     result.waitUntilFinish();
     assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(6, 1, 0, 1, 2, 4));
+  }
+
+  /** A line whose bytes are not UTF-8 is rejected with the byte and where it is (never read with U+FFFD as a key); the file goes on. */
+  @Test
+  void aLineWithBytesThatAreNotUtf8IsRejectedAndTheFileGoesOn() throws IOException {
+    Path file = dir.resolve("bytes.ndjson");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("{\"k\":\"é\",\"n\":1,\"t\":\"2026-03-01 00:00:10\"}\n{\"k\":\"a".getBytes(StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.write(0xFE);
+    bytes.writeBytes(("b\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"}\n{\"k\":\"c\",\"n\":3,\"t\":\"2026-03-01 00:00:30\"}\n")
+        .getBytes(StandardCharsets.UTF_8));
+    Files.write(file, bytes.toByteArray());
+    String name = file.toString();
+    Pipeline p = pipeline();
+    NdjsonIO.Result in = p.apply(NdjsonIO.read(name));
+    PAssert.that(in.rejected().apply(MapElements.into(TypeDescriptors.strings())
+        .via((Row r) -> r.getString("source").replace(name, "FILE") + "|" + r.getInt64("line") + "|" + r.getString("field")
+            + "|" + r.getString("text") + "|" + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
+        "FILE|2|null|{\"k\":\"a\uFFFD\uFFFDb\",\"n\":2,\"t\":\"2026-03-01 00:00:20\"}|line 2 of FILE: the line is not"
+            + " UTF-8 text (0xff at byte 8 of the line)");
+    EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
+        .withKeys("k").withAggregate(AggregateKind.SUM, "n", "total"));
+    PAssert.that(ConformanceSuite.format("Windows", w.windows())).containsInAnyOrder(
+        "c|2026-03-01 00:00:00|2026-03-01 00:01:00|3", "é|2026-03-01 00:00:00|2026-03-01 00:01:00|1");
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(3, 2, 0, 1, 2, 1));
+  }
+
+  /** A field the given schema says is not nullable, missing or null on a line, rejects that line (not the run). */
+  @Test
+  void aMissingOrNullFieldThatIsNotNullableRejectsTheLine() throws IOException {
+    Path file = dir.resolve("required.ndjson");
+    Files.write(file, List.of(
+        "{\"k\":\"a\",\"n\":1,\"t\":\"2026-03-01 00:00:10\"}",
+        "{\"n\":2,\"t\":\"2026-03-01 00:00:20\"}",
+        "{\"k\":null,\"n\":3,\"t\":\"2026-03-01 00:00:30\"}",
+        "{\"k\":\"a\",\"t\":\"2026-03-01 00:00:40\"}"));
+    Schema schema = Schema.builder().addStringField("k").addNullableField("n", FieldType.INT64)
+        .addNullableField("t", FieldType.STRING).build();
+    String name = file.toString();
+    Pipeline p = pipeline();
+    NdjsonIO.Result in = p.apply(NdjsonIO.read(name).withSchema(schema));
+    PAssert.that(in.rejected().apply(MapElements.into(TypeDescriptors.strings())
+        .via((Row r) -> r.getInt64("line") + "|" + r.getString("field") + "|"
+            + r.getString("reason").replace(name, "FILE")))).containsInAnyOrder(
+        "2|k|line 2 of FILE: field k: the field is missing, and the schema requires it",
+        "3|k|line 3 of FILE: field k: the value is null, and the schema requires it");
+    EventTimeWindowResult w = in.rows().apply("W", EventTimeWindow.of(WindowSpec.tumbling(60_000)).withTimeField("t")
+        .withKeys("k").withAggregates(AggregateSpec.countAll("rows")).withAggregate(AggregateKind.SUM, "n", "total"));
+    PAssert.that(ConformanceSuite.format("Windows", w.windows()))
+        .containsInAnyOrder("a|2026-03-01 00:00:00|2026-03-01 00:01:00|2|1");
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    assertThat(EventTimeMetrics.stats(result)).isEqualTo(new Stats(4, 1, 0, 1, 2, 2));
   }
 
   @Test

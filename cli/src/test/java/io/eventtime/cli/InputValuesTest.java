@@ -132,6 +132,30 @@ class InputValuesTest {
     }
   }
 
+  /** A line whose bytes are not UTF-8 is rejected with the core's reason (the bytes and where), the same on every surface. */
+  @Test
+  void aLineWithBytesThatAreNotUtf8IsRejectedWithTheBytesAndWhere() throws IOException {
+    Path f = dir.resolve("events.ndjson");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("{\"k\":\"a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.write(0xFE);
+    bytes.writeBytes("b\",\"t\":\"2026-07-18 10:00:01\"}\n{\"k\":\"c\",\"t\":\"2026-07-18 10:00:02\"}\n{\"k\":\"d\",\"x\":\""
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    bytes.write(0xFF);
+    bytes.writeBytes("\",\"t\":\"2026-07-18 10:00:03\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.write(f, bytes.toByteArray());
+    for (String runner : RUNNERS) {
+      Run r = run(runner, f, tumble("count(*) AS n"));
+      assertThat(r.cli().out()).as(runner).containsExactly(
+          "{\"k\":\"c\",\"w\":\"2026-07-18 10:00:00\",\"n\":1}", Cli.stats(3, 1, 0, 1, 1, 2));
+      // line 3's bad byte is in a field the query does not read: the line is rejected all the same
+      assertThat(r.cli().err().lines()).as(runner).containsExactly(
+          "eventtime: rejected line 1 of " + f + ": the line is not UTF-8 text (0xff at byte 8 of the line)",
+          "eventtime: rejected line 3 of " + f + ": the line is not UTF-8 text (0xff at byte 15 of the line)");
+    }
+  }
+
   /** A UTF-16 file is refused once, naming the file and the encoding to convert from, not rejected line by line. */
   @Test
   void aUtf16FileIsRefusedOnceSayingSo() throws IOException {

@@ -2,6 +2,7 @@ package io.eventtime.cli.plan;
 
 import io.eventtime.core.ndjson.FieldReader;
 import io.eventtime.core.ndjson.MalformedLineException;
+import io.eventtime.core.ndjson.Utf8Lines;
 
 /**
  * Reads one NDJSON line the way every runner does: only the fields the plan uses, converted to
@@ -35,6 +36,14 @@ public final class PlanRows {
     try {
       reader.read(buf, off, len, row);
     } catch (MalformedLineException e) {
+      if (e.field() == null) {
+        try {
+          Utf8Lines.decode(buf, off, len);
+        } catch (Utf8Lines.NotUtf8 notUtf8) {
+          // the core's reason, as every surface gives it: it names the bytes and where they are
+          return reject(null, notUtf8.getMessage(), false);
+        }
+      }
       // a line with a bad field (named) is still well-formed JSON, logged as the row it is
       return reject(e.field(), e.getMessage(), e.field() != null);
     }

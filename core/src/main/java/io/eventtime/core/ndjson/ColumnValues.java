@@ -72,6 +72,14 @@ public final class ColumnValues {
     }
   }
 
+  /**
+   * Why a row without a value for a field its schema says is not nullable is rejected: the field
+   * is {@code written} as null, or not written at all.
+   */
+  public static String requiredReason(boolean written) {
+    return (written ? "the value is null" : "the field is missing") + ", and the schema requires it";
+  }
+
   /** Why an object or array is no column's value. */
   public static String nestedReason(NestedValue nested) {
     return nested.describe() + " is not a column's value (a column holds a number, a string, a boolean or null)";

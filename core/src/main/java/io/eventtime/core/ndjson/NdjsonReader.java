@@ -1,18 +1,17 @@
 package io.eventtime.core.ndjson;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * Reads an NDJSON file line by line, in order: each non-blank line becomes a {@link Line} with
- * its number and either its fields or the reason it could not be read. Nothing is skipped but
- * blank lines.
+ * its number and either its fields or the reason it could not be read (a line whose bytes are
+ * not UTF-8 too: {@link Utf8Lines}). Nothing is skipped but blank lines.
  *
  * <pre>{@code
  * try (NdjsonReader r = NdjsonReader.open(path)) {
@@ -30,23 +29,32 @@ public final class NdjsonReader implements Closeable {
   }
 
   private final String source;
-  private final BufferedReader in;
+  private final Utf8Lines in;
   private long number;
 
-  public NdjsonReader(String source, BufferedReader in) {
+  /** Reads the UTF-8 bytes of {@code in}, named {@code source}. */
+  public NdjsonReader(String source, InputStream in) {
     this.source = source;
-    this.in = in;
+    this.in = new Utf8Lines(in);
   }
 
   public static NdjsonReader open(Path path) throws IOException {
-    return new NdjsonReader(path.toString(), Files.newBufferedReader(path, StandardCharsets.UTF_8));
+    return new NdjsonReader(path.toString(), Files.newInputStream(path));
   }
 
   /** The next line with a row in it, or null at the end of the file. */
   public Line next() {
     try {
-      String text;
-      while ((text = in.readLine()) != null) {
+      while (true) {
+        String text;
+        try {
+          text = in.readLine();
+        } catch (Utf8Lines.NotUtf8 e) {
+          return new Line(source, ++number, null, e.getMessage());
+        }
+        if (text == null) {
+          return null;
+        }
         number++;
         if (NdjsonLines.isBlank(text)) {
           continue;
@@ -57,7 +65,6 @@ public final class NdjsonReader implements Closeable {
           return new Line(source, number, null, e.getMessage());
         }
       }
-      return null;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + source + " after line " + number + ": " + e.getMessage(), e);
     }

@@ -3,12 +3,8 @@ package io.eventtime.hop.fileinput;
 import io.eventtime.core.ndjson.NdjsonReader;
 import io.eventtime.core.ndjson.TextEncoding;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +13,8 @@ import org.apache.hop.core.row.RowDataUtil;
 import org.apache.hop.core.vfs.HopVfs;
 
 /**
- * Reads the rows of NDJSON or CSV files in arrival order: file after file, line after line.
+ * Reads the rows of NDJSON or CSV files in arrival order: file after file, line after line (a
+ * line whose bytes are not UTF-8 is rejected, by the core's rule, never read with U+FFFD in it).
  * Each record carries its file and line number, and either its values in the Hop types of the
  * fields, or the field and reason it could not be read. It needs no running transform, so any
  * engine can read the files the way the local engine does.
@@ -69,12 +66,12 @@ public final class EventFileReader implements Closeable {
       // said once for the file, not as a misleading reason for each of its lines
       throw new IOException("cannot read " + currentFile + ": " + e.getMessage(), e);
     }
-    Reader reader = new InputStreamReader(bytes, StandardCharsets.UTF_8);
     if (!settings.csv) {
-      ndjson = new NdjsonReader(currentFile, new BufferedReader(reader));
+      // line by line, strictly: a line that is not UTF-8 is rejected, not read with U+FFFD in it
+      ndjson = new NdjsonReader(currentFile, bytes);
       return;
     }
-    csv = new CsvRecords(currentFile, reader, settings.delimiter);
+    csv = new CsvRecords(currentFile, bytes, settings.delimiter);
     int fields = settings.fieldNames.size();
     columnOfField = new int[fields];
     if (!settings.header) {
@@ -86,6 +83,9 @@ public final class EventFileReader implements Closeable {
     List<String> header = csv.next();
     if (header == null) {
       return;
+    }
+    if (csv.notUtf8() != null) {
+      throw new IOException("cannot read the header of " + currentFile + ": " + csv.notUtf8());
     }
     for (int i = 0; i < fields; i++) {
       columnOfField[i] = header.indexOf(settings.fieldNames.get(i));
@@ -124,6 +124,9 @@ public final class EventFileReader implements Closeable {
     }
     long number = csv.line();
     Object[] row = newRow(number);
+    if (csv.notUtf8() != null) {
+      return new Record(currentFile, number, row, null, csv.notUtf8());
+    }
     for (int i = 0; i < settings.readers.size(); i++) {
       String name = settings.fieldNames.get(i);
       int column = columnOfField[i];

@@ -3,11 +3,8 @@ package io.eventtime.hop.fileinput;
 import io.eventtime.core.ValueType;
 import io.eventtime.core.ndjson.NdjsonReader;
 import io.eventtime.core.ndjson.SchemaInference;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,11 +29,11 @@ public final class FieldGuesser {
     }
     SchemaInference inference = new SchemaInference();
     FileObject file = files.get(0);
-    try (Reader reader = new InputStreamReader(HopVfs.getInputStream(file), StandardCharsets.UTF_8)) {
+    try (InputStream bytes = HopVfs.getInputStream(file)) {
       if ("csv".equalsIgnoreCase(variables.resolve(meta.getFormat()))) {
-        observeCsv(HopVfs.getFilename(file), reader, meta, variables, inference, lines);
+        observeCsv(HopVfs.getFilename(file), bytes, meta, variables, inference, lines);
       } else {
-        NdjsonReader ndjson = new NdjsonReader(HopVfs.getFilename(file), new BufferedReader(reader));
+        NdjsonReader ndjson = new NdjsonReader(HopVfs.getFilename(file), bytes);
         NdjsonReader.Line line;
         for (int n = 0; n < lines && (line = ndjson.next()) != null; n++) {
           if (!line.isMalformed()) {
@@ -52,16 +49,19 @@ public final class FieldGuesser {
     return fields;
   }
 
-  private static void observeCsv(String source, Reader reader, EventFileInputMeta meta, IVariables variables,
+  private static void observeCsv(String source, InputStream bytes, EventFileInputMeta meta, IVariables variables,
       SchemaInference inference, int lines) throws IOException {
     String d = variables.resolve(meta.getCsvDelimiter());
     char delimiter = d == null || d.isEmpty() ? ',' : d.equals("\\t") ? '\t' : d.charAt(0);
-    try (CsvRecords csv = new CsvRecords(source, reader, delimiter)) {
+    try (CsvRecords csv = new CsvRecords(source, bytes, delimiter)) {
       List<String> header = null;
       for (int n = 0; n < lines + 1; n++) {
         List<String> values = csv.next();
         if (values == null) {
           return;
+        }
+        if (csv.notUtf8() != null) {
+          continue; // rejected with its reason when the file is read; it tells nothing of the types
         }
         if (header == null) {
           header = meta.isCsvHeader() ? values : columnNames(values.size());

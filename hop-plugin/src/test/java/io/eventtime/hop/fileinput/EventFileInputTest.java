@@ -132,6 +132,8 @@ class EventFileInputTest {
         new InputField("merchant", "String", null), new InputField("n", "Integer", null));
     m.setCsvHeader(false);
     assertThat(Rows.text(run(m).rows("out"))).containsExactly("acme|1", "globex|2");
+    m.setLineNumberField("line"); // the first line is line 1 (Jackson gives it as line 0)
+    assertThat(Rows.text(run(m).rows("out"))).containsExactly("acme|1|1", "globex|2|2");
   }
 
   @Test
@@ -144,6 +146,65 @@ class EventFileInputTest {
     EventFileInputMeta column = input("csv", new InputFile(dir.resolve("h.csv").toString(), null),
         new InputField("c", "Integer", null));
     assertThat(run(column).errors()).isPositive();
+  }
+
+  /** Writes the parts to the file: a string as its UTF-8 bytes, a number as one raw byte (which may not be UTF-8). */
+  private static void write(Path file, Object... parts) throws java.io.IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    for (Object part : parts) {
+      if (part instanceof String text) {
+        bytes.writeBytes(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } else {
+        bytes.write((Integer) part);
+      }
+    }
+    Files.write(file, bytes.toByteArray());
+  }
+
+  @Test
+  void aNdjsonLineWithBytesThatAreNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
+    Path file = dir.resolve("bad-bytes.ndjson");
+    write(file, "{\"merchant\":\"é\",\"n\":1}\n{\"merchant\":\"a", 0xFF, 0xFE, "b\",\"n\":2}\n{\"merchant\":\"c\",\"n\":3}\n");
+    EventFileInputMeta m = input("ndjson", new InputFile(file.toString(), null),
+        new InputField("merchant", "String", null), new InputField("n", "Integer", null));
+    m.setLineNumberField("line");
+    LocalRun.Result r = run(m);
+    assertThat(r.errors()).isZero();
+    assertThat(Rows.text(r.rows("out"))).containsExactly("é|1|1", "c|3|3");
+    assertThat(Rows.text(r.rows("errors"))).containsExactly("null|null|2|1|" + file
+        + " line 2: the line is not UTF-8 text (0xff at byte 15 of the line)||EVENTTIME-UNREADABLE");
+    assertThat(r.metric("read", LocalRun.INPUT)).isEqualTo(3);
+    assertThat(r.metric("read", LocalRun.REJECTED)).isEqualTo(1);
+  }
+
+  @Test
+  void aCsvRecordWithALineThatIsNotUtf8IsRejectedAndTheFileGoesOn() throws Exception {
+    Path file = dir.resolve("bad-bytes.csv");
+    write(file, "merchant,amount\nacme,1\n\"a", 0xFF, "b\",2\n\"multi\nli", 0xFE, "ne\",3\nglobex,4\n");
+    EventFileInputMeta m = input("csv", new InputFile(file.toString(), null),
+        new InputField("merchant", "String", null), new InputField("amount", "Integer", null));
+    m.setLineNumberField("line");
+    LocalRun.Result r = run(m);
+    assertThat(r.errors()).isZero();
+    assertThat(Rows.text(r.rows("out"))).containsExactly("acme|1|2", "globex|4|6");
+    // the second rejected record starts on line 4; the bytes that are not UTF-8 are on its line 5
+    assertThat(Rows.text(r.rows("errors"))).containsExactly(
+        "null|null|3|1|" + file + " line 3: the line is not UTF-8 text (0xff at byte 3 of the line)||EVENTTIME-UNREADABLE",
+        "null|null|4|1|" + file + " line 5: the line is not UTF-8 text (0xfe at byte 3 of the line)||EVENTTIME-UNREADABLE");
+    assertThat(r.metric("read", LocalRun.INPUT)).isEqualTo(4);
+    assertThat(r.metric("read", LocalRun.REJECTED)).isEqualTo(2);
+  }
+
+  @Test
+  void aCsvHeaderThatIsNotUtf8StopsTheRunSayingSo() throws Exception {
+    Path file = dir.resolve("bad-header.csv");
+    write(file, "merchant,am", 0xFF, "ount\nacme,1\n");
+    LocalRun.Result r = run(input("csv", new InputFile(file.toString(), null), new InputField("merchant", "String", null)));
+    assertThat(r.errors()).isPositive();
+    assertThat(r.rows("out")).isEmpty();
+    assertThat(org.apache.hop.core.logging.HopLogStore.getAppender().getBuffer(r.pipeline().getLogChannelId(), true)
+        .toString()).contains("cannot read the header of " + file + ": " + file
+            + " line 1: the line is not UTF-8 text (0xff at byte 12 of the line)");
   }
 
   @Test
