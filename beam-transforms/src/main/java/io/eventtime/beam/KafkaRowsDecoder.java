@@ -6,12 +6,8 @@ import io.eventtime.core.ndjson.ColumnValues;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
 import io.eventtime.core.ndjson.TextEncoding;
+import io.eventtime.core.ndjson.Utf8Lines;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -68,7 +64,7 @@ final class KafkaRowsDecoder implements Serializable {
       }
       if (v == null && !f.getType().getNullable()) {
         return reject(partition, offset, f.getName(), text, "field " + f.getName() + ": "
-            + (values.containsKey(f.getName()) ? "the value is null" : "the field is missing") + ", and the schema requires it");
+            + ColumnValues.requiredReason(values.containsKey(f.getName())));
       }
       row.addValue(v);
     }
@@ -86,19 +82,12 @@ final class KafkaRowsDecoder implements Serializable {
     if (otherEncoding != null) {
       return "the value is not UTF-8 text: " + otherEncoding;
     }
-    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(value);
-    CoderResult result = utf8.decode(in, CharBuffer.allocate(value.length), true);
-    if (!result.isError()) {
+    try {
+      Utf8Lines.decode(value, 0, value.length, "value");
       return null;
+    } catch (Utf8Lines.NotUtf8 e) {
+      return e.getMessage();
     }
-    StringBuilder bytes = new StringBuilder();
-    for (int i = in.position(); i < in.position() + result.length(); i++) {
-      bytes.append(bytes.length() == 0 ? "" : " ").append(String.format("0x%02X", value[i] & 0xFF));
-    }
-    return "the value is not UTF-8 text: the byte" + (result.length() == 1 ? " " : "s ") + bytes + " at byte "
-        + in.position() + " of the value " + (result.length() == 1 ? "is" : "are") + " not a UTF-8 character";
   }
 
   /** A JSON value as a value of a field of {@code type}, by the core's rule for every surface. */

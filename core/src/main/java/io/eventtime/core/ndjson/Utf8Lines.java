@@ -71,15 +71,23 @@ public final class Utf8Lines implements Closeable {
     if (end > start && buf[end - 1] == '\r') {
       end--;
     }
-    return decode(decoder, buf, start, end - start);
+    return decode(decoder, buf, start, end - start, "line");
   }
 
   /** The bytes {@code b[off, off + len)} as text, or {@link NotUtf8} when they are not UTF-8. */
   public static String decode(byte[] b, int off, int len) throws NotUtf8 {
-    return decode(strictDecoder(), b, off, len);
+    return decode(strictDecoder(), b, off, len, "line");
   }
 
-  private static String decode(CharsetDecoder decoder, byte[] b, int off, int len) throws NotUtf8 {
+  /**
+   * As {@link #decode(byte[], int, int)} for bytes that are not a line of a file, named
+   * {@code unit} in the reason (a Kafka record's "value").
+   */
+  public static String decode(byte[] b, int off, int len, String unit) throws NotUtf8 {
+    return decode(strictDecoder(), b, off, len, unit);
+  }
+
+  private static String decode(CharsetDecoder decoder, byte[] b, int off, int len, String unit) throws NotUtf8 {
     ByteBuffer bytes = ByteBuffer.wrap(b, off, len);
     CharBuffer chars = CharBuffer.allocate(len); // UTF-8 never has fewer bytes than UTF-16 chars
     decoder.reset();
@@ -93,7 +101,7 @@ public final class Utf8Lines implements Closeable {
       for (int i = at; i < at + result.length(); i++) {
         bad.append(bad.length() == 0 ? "" : " ").append(String.format("0x%02x", b[i] & 0xFF));
       }
-      throw new NotUtf8("the line is not UTF-8 text (" + bad + " at byte " + (at - off + 1) + " of the line)",
+      throw new NotUtf8("the " + unit + " is not UTF-8 text (" + bad + " at byte " + (at - off + 1) + " of the " + unit + ")",
           new String(b, off, len, StandardCharsets.UTF_8));
     }
     return chars.flip().toString();
