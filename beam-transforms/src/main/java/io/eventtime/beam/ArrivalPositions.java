@@ -1,11 +1,9 @@
 package io.eventtime.beam;
 
 import io.eventtime.core.ArrivalPosition;
-import java.io.BufferedReader;
+import io.eventtime.core.ndjson.Utf8Lines;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,7 +30,8 @@ import org.apache.beam.sdk.values.Row;
  * lateness from. A position is the core's {@link ArrivalPosition}: the index of the row's file
  * (the files in name order) above the bits of its line number (1-based). {@link NdjsonIO} writes
  * it, and {@link #ofLines} gives it to the lines of files of any other format (CSV, logs) for a
- * parser of one's own.
+ * parser of one's own. A line whose bytes are not UTF-8 fails the run, naming the file, the line
+ * and the bytes (this transform has no rejected output; {@link NdjsonIO} rejects such a line).
  *
  * <pre>{@code
  * PCollection<Row> lines = p.apply(ArrivalPositions.ofLines("orders-*.csv"));   // line, _arrival
@@ -160,11 +159,21 @@ public final class ArrivalPositions {
     @ProcessElement
     public void process(@Element KV<Long, String> file, OutputReceiver<Row> out) throws IOException {
       int fileIndex = file.getKey().intValue();
-      // lines of any format, decoded as before (bad bytes become U+FFFD): this transform has no rejected output
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(NdjsonIO.openBytes(file.getValue()),
-          StandardCharsets.UTF_8), 1 << 16)) {
+      try (Utf8Lines in = NdjsonIO.open(file.getValue())) {
         long number = 0;
-        for (String line; (line = in.readLine()) != null; ) {
+        while (true) {
+          String line;
+          try {
+            line = in.readLine();
+          } catch (Utf8Lines.NotUtf8 e) {
+            // no rejected output here to send it to, and a line with its bytes replaced would be silently wrong
+            throw new IOException("line " + (number + 1) + " of " + file.getValue() + ": " + e.getMessage()
+                + "; ArrivalPositions.ofLines reads UTF-8 text only: convert the file, or read it with NdjsonIO,"
+                + " which rejects such a line and goes on");
+          }
+          if (line == null) {
+            break;
+          }
           number++;
           out.output(Row.withSchema(schema).addValues(line, ArrivalPosition.of(fileIndex, number)).build());
         }

@@ -111,6 +111,18 @@ class ArrivalPositionsTest {
   private static final Schema ORDERS = Schema.builder().addStringField("merchant").addInt64Field("amount")
       .addStringField("t").addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
 
+  /** Lines whose bytes are not UTF-8 fail the run, naming where: replacing the bytes would change the values silently. */
+  @Test
+  void aLineThatIsNotUtf8FailsTheRunNamingTheLine() throws IOException {
+    Path file = dir.resolve("orders.csv");
+    Files.write(file, "merchant,amount\nac\u00ffme,1\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    Pipeline p = pipeline();
+    p.apply(ArrivalPositions.ofLines(file.toString()));
+    assertThatThrownBy(p::run).rootCause().hasMessage("line 2 of " + file + ": the line is not UTF-8 text (0xff at byte 3"
+        + " of the line); ArrivalPositions.ofLines reads UTF-8 text only: convert the file, or read it with NdjsonIO,"
+        + " which rejects such a line and goes on");
+  }
+
   @Test
   void csvLinesGetPositionsInFileAndLineOrder_andWindowLikeNdjson() throws IOException {
     Path first = dir.resolve("orders-1.csv");
