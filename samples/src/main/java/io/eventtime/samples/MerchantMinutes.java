@@ -69,7 +69,7 @@ public final class MerchantMinutes {
     out.println(EventTimeMetrics.stats(result).toJson());
   }
 
-  private static String toJson(Row row) {
+  static String toJson(Row row) {
     Map<String, Object> fields = new LinkedHashMap<>();
     for (int i = 0; i < row.getFieldCount(); i++) {
       Object v = row.getValue(i);
