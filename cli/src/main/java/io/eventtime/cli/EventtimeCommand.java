@@ -90,8 +90,8 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "to read several files in the order given, as one stream named after the first. Or one Kafka topic, "
           + "kafka://HOST:PORT/TOPIC (local runner): each record's value one JSON object, each partition a "
           + "partition of the stream with its own watermark, the table named after the topic; it runs until "
-          + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Examples: "
-          + "--from file://events.ndjson --from file://more.ndjson; --from kafka://127.0.0.1:9092/orders")
+          + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Example: "
+          + "--from file://events.ndjson --from file://more.ndjson, or --from kafka://127.0.0.1:9092/orders")
   List<String> from = new ArrayList<>();
 
   @Option(names = "--table", paramLabel = "NAME",
