@@ -108,6 +108,37 @@ class KafkaProcessTest {
   }
 
   @Test
+  void aBrokerThatGoesAwayAndComesBackIsWaitedFor_noRowLost() throws Exception {
+    broker.createTopic("away", 1);
+    String from = "kafka://" + broker.bootstrapServers() + "/away";
+    broker.produce("away", 0, row("a", T0 + 1_000, 1), row("a", T0 + 12_000, 2));
+    Process p = start(List.of("--from", from, "--table", "t", SQL));
+    try {
+      BlockingQueue<String> out = lines(p);
+      assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":1}");
+
+      broker.stop();
+      assertThat(out.poll(4, TimeUnit.SECONDS)).isNull();
+      assertThat(p.isAlive()).as("the run waits for the broker").isTrue();
+      broker.restart();
+      broker.produce("away", 0, row("a", T0 + 25_000, 4));
+      assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:10\",\"n\":1,\"total\":2}");
+
+      assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isZero();
+      // without a state, a stop drains: the window still open is emitted
+      assertThat(out.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:20\",\"n\":1,\"total\":4}");
+      assertThat(out.poll(10, TimeUnit.SECONDS)).isEqualTo(Cli.stats(3, 3, 0, 3, 3, 0));
+    } finally {
+      p.destroyForcibly();
+      if (!broker.isRunning()) {
+        broker.restart();
+      }
+    }
+  }
+
+  @Test
   void killedAtRandomMomentsAndRestarted_theOutputIsOneUninterruptedRunsExactly() throws Exception {
     int rounds = Integer.getInteger("eventtime.kill.rounds", 3);
     Random random = new Random(Long.getLong("eventtime.kill.seed", 42L));
