@@ -121,7 +121,7 @@ public final class KafkaSource implements LineFeed, Closeable {
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, start);
     p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(DEFAULT_TIMEOUT_MS));
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"); // a parse batch's worth (500 by default)
     if (group != null) {
       p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     }
@@ -343,6 +343,9 @@ public final class KafkaSource implements LineFeed, Closeable {
     } catch (WakeupException e) {
       stopped = true;
       records = ConsumerRecords.empty();
+    } catch (KafkaException e) {
+      // not a broker that is away (the consumer waits for it), but one that refuses: authorization, a deleted topic
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + address.uri() + ": " + e.getMessage(), e);
     }
     List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>(records.count());
     for (ConsumerRecord<byte[], byte[]> r : records) {
