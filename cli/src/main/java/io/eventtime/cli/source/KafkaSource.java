@@ -250,7 +250,8 @@ public final class KafkaSource implements LineFeed, Closeable {
 
   private static CliException unreachable(Address address, Duration timeout, String what) {
     return new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + address.uri() + ": the Kafka broker at "
-        + address.servers() + " gave no answer within " + timeout.toSeconds() + " s when asked " + what + ": check the"
+        + address.servers() + " gave no answer within " + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s"
+        : timeout.toMillis() + " ms") + " when asked " + what + ": check the"
         + " address and that the broker runs (--kafka-option " + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG
         + "=MILLIS waits longer)");
   }
