@@ -155,11 +155,12 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "--kafka-option isolation.level=read_uncommitted")
   List<String> kafkaOptions = new ArrayList<>();
 
-  @Option(names = "--until", paramLabel = "available",
-      description = "With a kafka:// source, stop once every partition is read up to the end offset it had when the "
-          + "run started (the last stable offset under read_committed), instead of waiting for more: a catch-up run, "
-          + "as Spark's AvailableNow. Without --state the windows still open are then emitted; with it they are "
-          + "stored for the next run. Example: --until available")
+  @Option(names = "--until", paramLabel = "available|idle=DURATION",
+      description = "With a kafka:// source, when to stop instead of waiting for SIGINT/SIGTERM. available: once every "
+          + "partition is read up to the end offset it had when the run started (the last stable offset under "
+          + "read_committed): a catch-up run, as Spark's AvailableNow. idle=DURATION: once no record has come for that "
+          + "long (wall-clock time; it moves no watermark). Without --state the windows still open are then emitted; "
+          + "with it they are stored for the next run. Example: --until available, or --until 'idle=30 SECOND'")
   String until;
 
   @Option(names = "--output", paramLabel = "URI",
@@ -360,12 +361,18 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "; drop --runner");
     }
     boolean untilAvailable = false;
+    long idleMillis = 0;
     if (until != null) {
-      if (!until.trim().equalsIgnoreCase("available")) {
+      String u = until.trim().toLowerCase(Locale.ROOT);
+      if (u.equals("available")) {
+        untilAvailable = true;
+      } else if (u.startsWith("idle=")) {
+        idleMillis = idleMillis(until.trim().substring("idle=".length()));
+      } else {
         throw badFlag("--until " + until + " is not a stop condition: use --until available (read every partition up"
-            + " to the end offsets found at start, then stop), or leave it out to run until SIGINT/SIGTERM");
+            + " to the end offsets found at start, then stop) or --until 'idle=30 SECOND' (stop once no record came"
+            + " for that long), or leave it out to run until SIGINT/SIGTERM");
       }
-      untilAvailable = true;
     }
     KafkaSource.Address address = KafkaSource.Address.parse(from.get(0).trim());
     Properties properties = KafkaSource.properties(address, kafkaGroup, KafkaSource.startPosition(kafkaStart),
@@ -374,6 +381,9 @@ public final class EventtimeCommand implements Callable<Integer> {
     String tableName = table != null ? table : address.tableName();
     PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
     KafkaSource source = KafkaSource.open(address, properties, untilAvailable);
+    if (idleMillis > 0) {
+      source.endWhenIdleFor(idleMillis);
+    }
     try (source; StopSignal.Watch stop = StopSignal.onStop(source::stop)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), address));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
@@ -460,6 +470,19 @@ public final class EventtimeCommand implements Callable<Integer> {
       offsets[p] = next.nextOffset();
     }
     return offsets;
+  }
+
+  /** The DURATION of --until idle=DURATION, in milliseconds, more than 0. */
+  private long idleMillis(String duration) {
+    try {
+      long millis = DurationText.parseMillis(duration);
+      if (millis > 0) {
+        return millis;
+      }
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      // refused below
+    }
+    throw badFlag("--until " + until + ": '" + duration + "' is not a positive duration: e.g. --until 'idle=30 SECOND'");
   }
 
   /** The --kafka-option values as properties, each KEY=VALUE. */

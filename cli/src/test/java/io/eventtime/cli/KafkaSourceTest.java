@@ -121,6 +121,22 @@ class KafkaSourceTest {
   }
 
   @Test
+  void untilIdle_stopsOnceNoRecordCameForThatLong_andDrainsAsUntilAvailable() {
+    String topic = topic("idle", 3);
+    produce(topic, randomPartitions(new Random(3), 3, 40));
+    Cli available = run(topic, "--table", "t", "--watermark-delay", "2 SECOND", "--until", "available", RANDOM_SQL);
+
+    long started = System.nanoTime();
+    Cli idle = run(topic, "--table", "t", "--watermark-delay", "2 SECOND", "--until", "idle=1 SECOND", RANDOM_SQL);
+
+    assertThat(idle.status()).isZero();
+    assertThat(idle.out()).isEqualTo(available.out()).hasSizeGreaterThan(1);
+    assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(1_000_000_000L);
+    assertThat(run(topic, "--until", "idle=0 SECOND", RANDOM_SQL).out()).containsExactly(Cli.error("INVALID_ARGUMENT",
+        "--until idle=0 SECOND: '0 SECOND' is not a positive duration: e.g. --until 'idle=30 SECOND'"));
+  }
+
+  @Test
   void aRecordThatCannotBeReadIsRejectedWithItsPartitionAndOffset_andTheRunGoesOn() throws IOException {
     String topic = topic("bad", 2);
     broker.produce(topic, 0, "{\"k\":\"a\",\"ts\":\"2026-07-18 10:00:01\",\"v\":1}", "{\"k\":\"a\",\"ts\":");

@@ -88,6 +88,9 @@ public final class KafkaSource implements LineFeed, Closeable {
   private final ArrayDeque<Sampled> replay = new ArrayDeque<>();
   private final AtomicReference<Map<TopicPartition, OffsetAndMetadata>> toCommit = new AtomicReference<>();
   private volatile boolean stopped;
+  /** With {@code --until idle=D}: D in nanoseconds, else 0; and when the last record came. */
+  private long idleNanos;
+  private long lastRecordAt = System.nanoTime();
 
   private List<ConsumerRecord<byte[], byte[]>> polled = List.of();
   private int nextPolled;
@@ -260,6 +263,19 @@ public final class KafkaSource implements LineFeed, Closeable {
     return address;
   }
 
+  /**
+   * Ends the reading once no record has come for {@code millis} (counted from now, and from each
+   * poll that brought records): {@code --until idle=DURATION}.
+   */
+  public void endWhenIdleFor(long millis) {
+    idleNanos = Math.multiplyExact(millis, 1_000_000L);
+    lastRecordAt = System.nanoTime();
+  }
+
+  private boolean idleEnded() {
+    return idleNanos > 0 && System.nanoTime() - lastRecordAt >= idleNanos;
+  }
+
   /** How many partitions the topic has: the partitions of the contract, 0 to this less one. */
   public int partitions() {
     return partitions.size();
@@ -287,7 +303,7 @@ public final class KafkaSource implements LineFeed, Closeable {
         }
         continue;
       }
-      if (stopped || (caughtUp() && (untilAvailable || !replay.isEmpty()))) {
+      if (stopped || idleEnded() || (caughtUp() && (untilAvailable || !replay.isEmpty()))) {
         break;
       }
       poll();
@@ -318,7 +334,7 @@ public final class KafkaSource implements LineFeed, Closeable {
         take(r.partition(), r.offset(), r.value());
         return true;
       }
-      if (stopped || (untilAvailable && allDone())) {
+      if (stopped || (untilAvailable && allDone()) || idleEnded()) {
         return false;
       }
       poll();
@@ -356,6 +372,9 @@ public final class KafkaSource implements LineFeed, Closeable {
     }
     polled = kept;
     nextPolled = 0;
+    if (!records.isEmpty()) {
+      lastRecordAt = System.nanoTime();
+    }
     if (untilAvailable && !stopped) {
       for (int p = 0; p < partitions.size(); p++) {
         if (!done[p]) {
