@@ -116,7 +116,8 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "the reason it was late. The rows go to a hidden file beside it, moved over it when the run ends; a run "
           + "refused before it starts leaves it as it was, and a run that fails still leaves in it the rows counted "
           + "before the failure. It must not be an input, in the --state directory, or the --rejected-output file. "
-          + "Example: --late-output file://late.ndjson")
+          + "A kafka:// run writes it in place as the rows come, each row named by partition and offset, appended to "
+          + "under --state. Example: --late-output file://late.ndjson")
   String lateOutput;
 
   @Option(names = "--rejected-output", paramLabel = "URI",
