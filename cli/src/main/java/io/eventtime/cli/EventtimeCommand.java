@@ -1,6 +1,7 @@
 package io.eventtime.cli;
 
 import io.eventtime.cli.local.LocalRunner;
+import io.eventtime.cli.local.Progress;
 import io.eventtime.cli.output.FileSink;
 import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
@@ -171,6 +172,12 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "restart each window is in it exactly once (stdout can only give rows again). Without --state it is "
           + "started empty. Example: --output file://windows.ndjson")
   String output;
+
+  @Option(names = "--quiet",
+      description = "No progress line. A live run (kafka://) shows one on stderr while stderr is a terminal, "
+          + "rewritten once a second: rows read, rows/s, the watermark, the open windows and the late rows so far. "
+          + "Example: --quiet")
+  boolean quiet;
 
   @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
@@ -402,7 +409,8 @@ public final class EventtimeCommand implements Callable<Integer> {
     RowsFile rows = output == null ? null : RowsFile.open(output, false);
     ResultWriter writer = writerFor(plan, rows);
     try (rows) {
-      LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, null, null);
+      LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, null, null,
+          Progress.on(err, quiet));
       writer.flush();
       if (rows != null) {
         rows.committedLength();
@@ -445,7 +453,8 @@ public final class EventtimeCommand implements Callable<Integer> {
         source.commitToGroup(next);
       };
       try (rows) {
-        LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, start, committer);
+        LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, start, committer,
+            Progress.on(err, quiet));
         settings.finish(writer, outcome.stats(), () -> committer.commit(outcome.held(), outcome.nextOffsets()));
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure();

@@ -53,10 +53,20 @@ class KafkaProcessTest {
 
   /** The command in a JVM of its own, with this test's class path. */
   private static Process start(List<String> args) throws IOException {
+    return start(args, null);
+  }
+
+  /** With {@code stderr} a file: the child's stderr goes there, and the child is told it is a terminal. */
+  private static Process start(List<String> args, Path stderr) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        "-Xmx256m", "-cp", System.getProperty("java.class.path")));
+    if (stderr != null) {
+      command.add("-D" + io.eventtime.cli.local.Progress.TERMINAL_PROPERTY + "=true");
+    }
+    command.add(Main.class.getName());
     command.addAll(args);
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    return new ProcessBuilder(command).redirectError(stderr == null ? ProcessBuilder.Redirect.DISCARD
+        : ProcessBuilder.Redirect.to(stderr.toFile())).start();
   }
 
   /** The process's stdout lines as they come. */
@@ -83,27 +93,37 @@ class KafkaProcessTest {
     Path state = dir.resolve("state");
     String from = "kafka://" + broker.bootstrapServers() + "/live";
     broker.produce("live", 0, row("a", T0 + 1_000, 1), row("a", T0 + 5_000, 2));
-    Process p = start(List.of("--from", from, "--table", "t", "--state", state.toString(), SQL));
+    Path stderr = dir.resolve("stderr.txt");
+    Process p = start(List.of("--from", from, "--table", "t", "--state", state.toString(), SQL), stderr);
     try {
       BlockingQueue<String> out = lines(p);
       assertThat(out.poll(3, TimeUnit.SECONDS)).as("no window is closed yet").isNull();
       broker.produce("live", 0, row("a", T0 + 12_000, 4));
       assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":2,\"total\":3}");
       assertThat(p.isAlive()).isTrue();
+      // one more row a second later: stderr is a terminal (as the launcher told it), so the progress line shows
+      Thread.sleep(1_100);
+      broker.produce("live", 0, row("a", T0 + 13_000, 5));
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (Files.size(stderr) == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
 
       // SIGTERM by kill(1): Process.destroy() would also close the pipe the stats line comes through
       assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
-      assertThat(out.poll(10, TimeUnit.SECONDS)).isEqualTo(Cli.stats(3, 1, 0, 1, 3, 0));
+      assertThat(out.poll(10, TimeUnit.SECONDS)).isEqualTo(Cli.stats(4, 1, 0, 1, 4, 0));
       assertThat(state.resolve(StateStore.STATE_FILE)).exists();
+      assertThat(Files.readString(stderr)).matches("(\r\033\\[Keventtime: [34] rows read, \\d+ rows/s, watermark"
+          + " 2026-07-18 10:00:1[23], 1 open windows, 0 late)+\n");
     } finally {
       p.destroyForcibly();
     }
-    // the window 10:00:10 was stored open, with the offset after the third record
+    // the window 10:00:10 was stored open, with the offset after the fourth record
     broker.produce("live", 0, row("a", T0 + 25_000, 8));
     Cli next = Cli.run("--from", from, "--table", "t", "--state", state.toString(), "--until", "available", SQL);
-    assertThat(next.out()).containsExactly("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:10\",\"n\":1,\"total\":4}",
+    assertThat(next.out()).containsExactly("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:10\",\"n\":2,\"total\":9}",
         Cli.stats(1, 1, 0, 1, 1, 0));
   }
 

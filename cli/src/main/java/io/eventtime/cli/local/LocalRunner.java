@@ -95,7 +95,7 @@ public final class LocalRunner {
    * they are emitted at the end (a drain, design 1.6).
    */
   public static LiveOutcome runLive(QueryPlan plan, RunSettings settings, KafkaSource source, ResultWriter out,
-      OpenState start, Committer committer) {
+      OpenState start, Committer committer, Progress progress) {
     WindowQuery query = plan.windowQuery(settings.delayMillis(), settings.latePolicy());
     long[] emitted = new long[1];
     WindowProcessor.Sink sink = r -> {
@@ -152,7 +152,13 @@ public final class LocalRunner {
           out.flush();
           lastFlush = now;
         }
+        if (progress != Progress.OFF) {
+          Stats so = plus(before, processor.stats());
+          progress.update(so.rowsIn(), processor.watermark(), processor.openWindowCount(), so.lateDropped());
+        }
       }
+    } finally {
+      progress.end();
     }
     if (committer != null) {
       Stats stats = plus(before, processor.stats());
