@@ -1,10 +1,13 @@
 package io.eventtime.cli;
 
 import io.eventtime.cli.local.LocalRunner;
+import io.eventtime.cli.local.Progress;
 import io.eventtime.cli.output.FileSink;
 import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.output.RowsFile;
 import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
 import io.eventtime.cli.source.Spool;
@@ -14,7 +17,9 @@ import io.eventtime.core.DurationText;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.TimeRange;
+import io.eventtime.core.state.CommittedOutputs;
 import io.eventtime.core.state.StateException;
+import io.eventtime.core.state.StateSource;
 import io.eventtime.core.state.StateStore;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.NdjsonLines;
@@ -27,7 +32,11 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,12 +50,14 @@ import picocli.CommandLine.Parameters;
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
-        "Runs SQL with event-time windows (TUMBLE, HOP, SESSION) over NDJSON files, as a stream: each",
-        "window's row is printed as soon as the watermark closes it, one JSON object per line, then a",
-        "last line with the run's stats. An error prints one line {\"error\":{\"code\":..,\"message\":..}}",
-        "and exits non-zero (on stderr when stdout is what failed). A result that could not be written",
-        "(a full disk, a closed pipe) fails the run with IO_ERROR; a run that fails or is refused leaves",
-        "the --state as it was, and the stats line is printed only once the state is stored.",
+        "Runs SQL with event-time windows (TUMBLE, HOP, SESSION) over NDJSON files or a Kafka topic, as",
+        "a stream: each window's row is printed as soon as the watermark closes it, one JSON object per",
+        "line, then a last line with the run's stats. An error prints one line {\"error\":{\"code\":..,",
+        "\"message\":..}} and exits non-zero (on stderr when stdout is what failed). A result that could",
+        "not be written (a full disk, a closed pipe) fails the run with IO_ERROR; a run that fails or is",
+        "refused leaves the --state as it was, and the stats line is printed only once the state is stored.",
+        "A live run (kafka://) without --output and with --state is at least once on stdout after a crash:",
+        "window rows printed after the last commit are printed again; --output makes it exactly once.",
         ""
     },
     footer = {
@@ -60,6 +71,9 @@ import picocli.CommandLine.Parameters;
         "    --watermark-delay '5 MINUTE' --late-policy event --late-output file://late.ndjson \\",
         "    \"SELECT SESSION(ts, INTERVAL '5' MINUTE) AS start, max(ts) AS last_event, count(*) AS n",
         "     FROM events GROUP BY SESSION(ts, INTERVAL '5' MINUTE)\"",
+        "  eventtime --from kafka://127.0.0.1:9092/orders --state ./state --output file://windows.ndjson \\",
+        "    --until available \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM orders",
+        "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"",
         "",
         "SQL: SELECT <keys>, <TUMBLE(ts, size) | HOP(ts, slide, size) | SESSION(ts, gap)> [AS name],",
         "  [TUMBLE_END | HOP_END | SESSION_END(same arguments) [AS name]], count(*), count(col),",
@@ -74,8 +88,11 @@ public final class EventtimeCommand implements Callable<Integer> {
 
   @Option(names = "--from", required = true, paramLabel = "URI",
       description = "An NDJSON file to read, as file://path (relative or absolute) or a plain path. Repeat it "
-          + "to read several files in the order given, as one stream named after the first. Example: "
-          + "--from file://events.ndjson --from file://more.ndjson")
+          + "to read several files in the order given, as one stream named after the first. Or one Kafka topic, "
+          + "kafka://HOST:PORT/TOPIC (local runner): each record's value one JSON object, each partition a "
+          + "partition of the stream with its own watermark, the table named after the topic; it runs until "
+          + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Example: "
+          + "--from file://events.ndjson --from file://more.ndjson, or --from kafka://127.0.0.1:9092/orders")
   List<String> from = new ArrayList<>();
 
   @Option(names = "--table", paramLabel = "NAME",
@@ -100,7 +117,8 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "the reason it was late. The rows go to a hidden file beside it, moved over it when the run ends; a run "
           + "refused before it starts leaves it as it was, and a run that fails still leaves in it the rows counted "
           + "before the failure. It must not be an input, in the --state directory, or the --rejected-output file. "
-          + "Example: --late-output file://late.ndjson")
+          + "A kafka:// run writes it in place as the rows come, each row named by partition and offset, appended to "
+          + "under --state. Example: --late-output file://late.ndjson")
   String lateOutput;
 
   @Option(names = "--rejected-output", paramLabel = "URI",
@@ -114,8 +132,52 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "(created when missing; one directory per query; see docs/state.md). A run emits only the windows its "
           + "watermark closes and stores the others; the new state replaces the old only after every result row "
           + "and the late and rejected files are written, just before the stats line, so a run that fails or is "
-          + "refused leaves it as it was. Example: --state ./state")
+          + "refused leaves it as it was. With a kafka:// source the state also holds each partition's next offset and "
+          + "is committed after every batch that closes windows and at least once a second, together with the "
+          + "lengths of --output, --late-output and --rejected-output, which such a run appends to. Example: "
+          + "--state ./state")
   String state;
+
+  @Option(names = "--kafka-group", paramLabel = "ID",
+      description = "With a kafka:// source, the consumer group the offsets are committed to, for monitoring only "
+          + "(the partitions are assigned, not balanced across a group; with --state the state holds the offsets "
+          + "a restart goes on from). Default: none. Example: --kafka-group eventtime-orders")
+  String kafkaGroup;
+
+  @Option(names = "--kafka-start", paramLabel = "earliest|latest", defaultValue = "earliest",
+      description = "With a kafka:// source, where a partition is first read from: its earliest record, or only "
+          + "records that come after the start. With a --state that holds offsets, those win. Default: "
+          + "${DEFAULT-VALUE}. Example: --kafka-start latest")
+  String kafkaStart;
+
+  @Option(names = "--kafka-option", paramLabel = "KEY=VALUE",
+      description = "With a kafka:// source, any Kafka consumer property, over the command's own (isolation.level="
+          + "read_committed, enable.auto.commit=false, default.api.timeout.ms=30000: a broker that does not answer "
+          + "is an error after 30 s). Repeatable. Example: --kafka-option security.protocol=SSL "
+          + "--kafka-option isolation.level=read_uncommitted")
+  List<String> kafkaOptions = new ArrayList<>();
+
+  @Option(names = "--until", paramLabel = "available|idle=DURATION",
+      description = "With a kafka:// source, when to stop instead of waiting for SIGINT/SIGTERM. available: once every "
+          + "partition is read up to the end offset it had when the run started (the last stable offset under "
+          + "read_committed): a catch-up run, as Spark's AvailableNow. idle=DURATION: once no record has come for that "
+          + "long (wall-clock time; it moves no watermark). Without --state the windows still open are then emitted; "
+          + "with it they are stored for the next run. Example: --until available, or --until 'idle=30 SECOND'")
+  String until;
+
+  @Option(names = "--output", paramLabel = "URI",
+      description = "Write the window rows to this NDJSON file instead of stdout (the stats line stays on stdout). "
+          + "It is written as the windows close. With --state it is appended to, and its length is stored with each "
+          + "state: a run cuts it back to the length the state holds first, so after a crash or kill -9 and a "
+          + "restart each window is in it exactly once (stdout can only give rows again). Without --state it is "
+          + "started empty. Example: --output file://windows.ndjson")
+  String output;
+
+  @Option(names = "--quiet",
+      description = "No progress line. A live run (kafka://) shows one on stderr while stderr is a terminal, "
+          + "rewritten once a second: rows read, rows/s, the watermark, the open windows and the late rows so far. "
+          + "Example: --quiet")
+  boolean quiet;
 
   @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
@@ -179,12 +241,21 @@ public final class EventtimeCommand implements Callable<Integer> {
     Path stateDir = stateDir();
     OutputFile late = lateOutput == null ? null : OutputFile.parse("--late-output", lateOutput);
     OutputFile rejected = rejectedOutput == null ? null : OutputFile.parse("--rejected-output", rejectedOutput);
+    OutputFile rows = output == null ? null : OutputFile.parse("--output", output);
+    if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_$]*")) {
+      throw badFlag("--table " + table + " is not a table name: use letters, digits and _, starting with a letter");
+    }
+    if (from.stream().anyMatch(f -> f.trim().startsWith("kafka://"))) {
+      return runKafka(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
+    }
+    refuseKafkaFlags();
+    if (rows != null && !chosenRunner.equals("local")) {
+      throw badFlag("--output goes with the local runner for now: with --runner " + chosenRunner + " the window rows"
+          + " go to stdout (redirect it to a file)");
+    }
     List<SourceFile> files = new ArrayList<>();
     for (String uri : from) {
       files.add(SourceFile.parse(uri.trim()));
-    }
-    if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_$]*")) {
-      throw badFlag("--table " + table + " is not a table name: use letters, digits and _, starting with a letter");
     }
 
     SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
@@ -192,20 +263,20 @@ public final class EventtimeCommand implements Callable<Integer> {
     for (SourceFile f : files) {
       f.checkReadable();
     }
-    PathClashes.refuse(files, stateDir, late, rejected);
+    PathClashes.refuse(files, stateDir, rows, late, rejected);
     // a Beam runner reads each source twice (the schema sample, then the pipeline): a pipe is copied first
     Spool spool = chosenRunner.equals("local") ? null : Spool.of(files);
     List<SourceFile> sources = spool == null ? files : spool.files();
     try (spool; LineSource lines = new LineSource(sources)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
+      if (chosenRunner.equals("local")) {
+        runLocal(plan, settings, lines, stateDir, rows);
+        return 0;
+      }
       ResultWriter writer = new ResultWriter(out, plan);
       try {
-        if (chosenRunner.equals("local")) {
-          runLocal(plan, settings, lines, writer, stateDir);
-        } else {
-          beam(plan, settings, sources, chosenRunner, writer, stateDir);
-        }
+        beam(plan, settings, sources, chosenRunner, writer, stateDir);
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure(); // the rows printed before the failure come before its error line
         throw e;
@@ -216,17 +287,41 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
   }
 
+  /** The flags of a kafka:// source, refused with a file source. */
+  private void refuseKafkaFlags() {
+    String flag = kafkaGroup != null ? "--kafka-group" : !kafkaOptions.isEmpty() ? "--kafka-option"
+        : !kafkaStart.equals("earliest") ? "--kafka-start" : until != null ? "--until" : null;
+    if (flag != null) {
+      throw badFlag(flag + " goes with a Kafka source, --from kafka://HOST:PORT/TOPIC; files are read to their end");
+    }
+  }
+
+  /** Where the window rows go: stdout, or the --output file (the stats line stays on stdout). */
+  private ResultWriter writerFor(QueryPlan plan, RowsFile rows) {
+    return rows == null ? new ResultWriter(out, plan) : new ResultWriter(rows.stream(), out, rows.described(), plan);
+  }
+
   /**
    * Runs the plan on the local runner. With a state directory the run starts from the stored
    * state, holds back the windows still open, and stores them only once its output is written.
-   * The late and rejected files are opened once the state is locked.
+   * The late and rejected files are opened once the state is locked. An --output file is appended
+   * to under a state (cut back first to the length the state holds), else started empty.
    */
-  private static void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter writer,
-      Path stateDir) {
+  private void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, Path stateDir, OutputFile output) {
     if (stateDir == null) {
       settings.openOutputs();
-      try {
-        settings.finish(writer, LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false).stats(), null);
+      RowsFile rows = output == null ? null : RowsFile.open(output, false);
+      ResultWriter writer = writerFor(plan, rows);
+      try (rows) {
+        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false);
+        writer.flush();
+        if (rows != null) {
+          rows.committedLength();
+        }
+        settings.finish(writer, outcome.stats(), null);
+      } catch (RuntimeException | Error e) {
+        writer.flushAfterFailure(); // the rows printed before the failure come before its error line
+        throw e;
       } finally {
         settings.keepAfterFailure();
       }
@@ -234,16 +329,183 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
     try (StateStore store = StateStore.open(stateDir,
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), plan.timeColumn())) {
+      Map<String, Long> committed = store.load().outputs();
+      CommittedOutputs.cutBack(committed);
       settings.openOutputs();
-      try {
+      RowsFile rows = output == null ? null : RowsFile.open(output, committed.containsKey(RunSettings.path(output)));
+      ResultWriter writer = writerFor(plan, rows);
+      try (rows) {
         LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
-        settings.finish(writer, outcome.stats(), () -> store.commit(outcome.held()));
+        settings.finish(writer, outcome.stats(), () -> {
+          writer.flush();
+          store.commit(rows == null ? outcome.held()
+              : outcome.held().withOutputs(Map.of(rows.path(), rows.committedLength())));
+        });
+      } catch (RuntimeException | Error e) {
+        writer.flushAfterFailure();
+        throw e;
       } finally {
         settings.keepAfterFailure(); // while the state is still locked: no other run writes these files now
       }
     } catch (StateException e) {
       throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A kafka:// source on the local runner (design 4.2): each partition a partition of the stream,
+   * until --until available or a stop signal; with --state, the offsets, watermarks, open windows
+   * and the output files' lengths committed together, and on start the files cut back to them.
+   */
+  private int runKafka(String chosenRunner, long delay, LatePolicy policy, int sample, Path stateDir, OutputFile rows,
+      OutputFile late, OutputFile rejected) {
+    if (from.size() != 1) {
+      throw badFlag("--from kafka://... reads one topic: give it as the only --from");
+    }
+    if (!chosenRunner.equals("local")) {
+      throw badFlag("--runner " + chosenRunner + " cannot read --from " + from.get(0).trim() + (chosenRunner.equals("flink")
+          ? " yet: a Kafka source runs on the local runner for now (the Flink runner's streaming read is to come)"
+          : ": the " + chosenRunner + " runner runs bounded inputs only; a Kafka source runs on the local runner")
+          + "; drop --runner");
+    }
+    boolean untilAvailable = false;
+    long idleMillis = 0;
+    if (until != null) {
+      String u = until.trim().toLowerCase(Locale.ROOT);
+      if (u.equals("available")) {
+        untilAvailable = true;
+      } else if (u.startsWith("idle=")) {
+        idleMillis = idleMillis(until.trim().substring("idle=".length()));
+      } else {
+        throw badFlag("--until " + until + " is not a stop condition: use --until available (read every partition up"
+            + " to the end offsets found at start, then stop) or --until 'idle=30 SECOND' (stop once no record came"
+            + " for that long), or leave it out to run until SIGINT/SIGTERM");
+      }
+    }
+    KafkaSource.Address address = KafkaSource.Address.parse(from.get(0).trim());
+    Properties properties = KafkaSource.properties(address, kafkaGroup, KafkaSource.startPosition(kafkaStart),
+        kafkaOptions());
+    SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
+    String tableName = table != null ? table : address.tableName();
+    PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
+    KafkaSource source = KafkaSource.open(address, properties, untilAvailable);
+    if (idleMillis > 0) {
+      source.endWhenIdleFor(idleMillis);
+    }
+    try (source; StopSignal.Watch stop = StopSignal.onStop(source::stop)) {
+      QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), address));
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
+      if (stateDir == null) {
+        runKafkaWithoutState(plan, settings, source, rows);
+      } else {
+        runKafkaWithState(plan, settings, source, rows, stateDir, address);
+      }
+      return 0;
+    }
+  }
+
+  private void runKafkaWithoutState(QueryPlan plan, RunSettings settings, KafkaSource source, OutputFile output) {
+    settings.openOutputsInPlace(Map.of());
+    RowsFile rows = output == null ? null : RowsFile.open(output, false);
+    ResultWriter writer = writerFor(plan, rows);
+    try (rows) {
+      LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, null, null,
+          Progress.on(err, quiet));
+      writer.flush();
+      if (rows != null) {
+        rows.committedLength();
+      }
+      settings.finish(writer, outcome.stats(), null);
+    } catch (RuntimeException | Error e) {
+      writer.flushAfterFailure();
+      throw e;
+    } finally {
+      settings.keepAfterFailure();
+    }
+  }
+
+  private void runKafkaWithState(QueryPlan plan, RunSettings settings, KafkaSource source, OutputFile output,
+      Path stateDir, KafkaSource.Address address) {
+    StateSource stateSource = StateSource.of("kafka", "servers", address.servers(), "topic", address.topic());
+    try (StateStore store = StateStore.open(stateDir, plan.windowQuery(settings.delayMillis(), settings.latePolicy()),
+        plan.timeColumn(), stateSource)) {
+      OpenState start = store.hasState() ? store.load() : null;
+      Map<String, Long> committed = start == null ? Map.of() : start.outputs();
+      if (start != null) {
+        source.seekTo(storedOffsets(start, stateDir));
+      }
+      CommittedOutputs.cutBack(committed);
+      settings.openOutputsInPlace(committed);
+      RowsFile rows = output == null ? null : RowsFile.open(output, committed.containsKey(RunSettings.path(output)));
+      ResultWriter writer = writerFor(plan, rows);
+      LocalRunner.Committer committer = (held, next) -> {
+        writer.flush();
+        Map<String, Long> lengths = new TreeMap<>();
+        if (rows != null) {
+          lengths.put(rows.path(), rows.committedLength());
+        }
+        settings.committedLengths(lengths);
+        OpenState state = held.withOutputs(lengths);
+        for (int p = 0; p < next.length; p++) {
+          state = state.withPosition(p, new OpenState.NextOffset(next[p]));
+        }
+        store.commit(state);
+        source.commitToGroup(next);
+      };
+      try (rows) {
+        LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, start, committer,
+            Progress.on(err, quiet));
+        settings.finish(writer, outcome.stats(), () -> committer.commit(outcome.held(), outcome.nextOffsets()));
+      } catch (RuntimeException | Error e) {
+        writer.flushAfterFailure();
+        throw e;
+      } finally {
+        settings.keepAfterFailure(); // while the state is still locked
+      }
+    } catch (StateException e) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Each partition's next offset in a stored state, refused when the state holds none (a state of files). */
+  private static long[] storedOffsets(OpenState state, Path stateDir) {
+    long[] offsets = new long[state.partitions().size()];
+    for (int p = 0; p < offsets.length; p++) {
+      OpenState.Partition part = state.partitions().get(p);
+      if (!(part.position() instanceof OpenState.NextOffset next) || !part.id().equals(String.valueOf(p))) {
+        throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state holds no Kafka offset for"
+            + " partition " + p + " (it was written by a run over files, or by another source): give a Kafka run its"
+            + " own state directory");
+      }
+      offsets[p] = next.nextOffset();
+    }
+    return offsets;
+  }
+
+  /** The DURATION of --until idle=DURATION, in milliseconds, more than 0. */
+  private long idleMillis(String duration) {
+    try {
+      long millis = DurationText.parseMillis(duration);
+      if (millis > 0) {
+        return millis;
+      }
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      // refused below
+    }
+    throw badFlag("--until " + until + ": '" + duration + "' is not a positive duration: e.g. --until 'idle=30 SECOND'");
+  }
+
+  /** The --kafka-option values as properties, each KEY=VALUE. */
+  private Map<String, String> kafkaOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (String o : kafkaOptions) {
+      int eq = o.indexOf('=');
+      if (eq <= 0) {
+        throw badFlag("--kafka-option " + o + " is not KEY=VALUE: e.g. --kafka-option security.protocol=SSL");
+      }
+      options.put(o.substring(0, eq).trim(), o.substring(eq + 1));
+    }
+    return options;
   }
 
   /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */
@@ -286,6 +548,21 @@ public final class EventtimeCommand implements Callable<Integer> {
     } catch (InvalidPathException e) {
       throw badFlag("--state " + state + " is not a directory path: e.g. --state ./state");
     }
+  }
+
+  private static Schema inferSchema(List<byte[]> values, KafkaSource.Address address) {
+    SchemaInference inference = new SchemaInference();
+    long rows = 0;
+    for (byte[] value : values) {
+      try {
+        inference.observe(NdjsonLines.parse(new String(value, StandardCharsets.UTF_8)));
+        rows++;
+      } catch (MalformedLineException e) {
+        // rejected with its partition and offset when the run reaches it
+      }
+    }
+    return new Schema(inference, rows, "the first " + rows + (rows == 1 ? " record" : " records") + " of "
+        + address.uri());
   }
 
   private static Schema inferSchema(LineSource lines, int sample, List<SourceFile> files) {

@@ -17,19 +17,21 @@ import java.util.List;
 final class PathClashes {
   private PathClashes() {}
 
-  /** Any of {@code stateDir}, {@code late} and {@code rejected} may be null. */
-  static void refuse(List<SourceFile> inputs, Path stateDir, OutputFile late, OutputFile rejected) {
+  /** Any of {@code stateDir}, {@code rows} (--output), {@code late} and {@code rejected} may be null. */
+  static void refuse(List<SourceFile> inputs, Path stateDir, OutputFile rows, OutputFile late, OutputFile rejected) {
     Path state = stateDir == null ? null : real(stateDir, "--state " + stateDir);
     List<OutputFile> outputs = new ArrayList<>();
-    if (late != null) {
-      outputs.add(late);
-    }
-    if (rejected != null) {
-      outputs.add(rejected);
-    }
-    if (late != null && rejected != null && late.target().equals(rejected.target())) {
-      throw refused(late.described() + " and " + rejected.described() + " name one file, " + late.target()
-          + ": give each its own file");
+    for (OutputFile o : new OutputFile[] {rows, late, rejected}) {
+      if (o == null) {
+        continue;
+      }
+      for (OutputFile other : outputs) {
+        if (other.target().equals(o.target())) {
+          throw refused(other.described() + " and " + o.described() + " name one file, " + o.target()
+              + ": give each its own file");
+        }
+      }
+      outputs.add(o);
     }
     for (SourceFile input : inputs) {
       if (!Files.isRegularFile(input.file())) {

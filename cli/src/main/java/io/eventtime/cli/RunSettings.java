@@ -7,6 +7,7 @@ import io.eventtime.cli.output.RowLog;
 import io.eventtime.core.Stats;
 import io.eventtime.core.LatePolicy;
 import java.io.PrintStream;
+import java.util.Map;
 
 /**
  * What a run takes besides the plan: the watermark delay, the late policy, and where the rows it
@@ -68,20 +69,57 @@ public final class RunSettings {
     lateLog = late;
   }
 
-  public void late(String source, long line, long eventTime, String reason, byte[] buf, int off, int len) {
-    if (lateLog != null) {
-      lateLog.late(source, line, eventTime, reason, buf, off, len);
+  /**
+   * Opens the late and rejected files of a live run in place, appended to: after the bytes
+   * {@code committed} (the state's outputs, by path, the files already cut back to them) holds
+   * for a file, else started empty.
+   */
+  public void openOutputsInPlace(Map<String, Long> committed) {
+    RowLog late = lateFile == null ? null : RowLog.openInPlace(lateFile, committed.containsKey(path(lateFile)));
+    try {
+      rejectedLog = rejectedFile == null ? null
+          : RowLog.openInPlace(rejectedFile, committed.containsKey(path(rejectedFile)));
+    } catch (RuntimeException e) {
+      if (late != null) {
+        late.discard();
+      }
+      throw e;
+    }
+    lateLog = late;
+  }
+
+  /** The path of an output file as the state's outputs name it. */
+  public static String path(OutputFile file) {
+    return file.target().toString();
+  }
+
+  /** Forces the late and rejected files (written in place) and adds their lengths to {@code lengths}, by path. */
+  public void committedLengths(Map<String, Long> lengths) {
+    for (RowLog log : new RowLog[] {lateLog, rejectedLog}) {
+      if (log != null) {
+        lengths.put(log.path(), log.committedLength());
+      }
     }
   }
 
-  public void rejected(String source, long line, String field, String reason, byte[] buf, int off, int len,
-      boolean isJson) {
+  /** A late row of a file (partition -1: {@code line} is the file's line) or of a Kafka partition (at offset {@code line}). */
+  public void late(String source, int partition, long line, long eventTime, String reason, byte[] buf, int off,
+      int len) {
+    if (lateLog != null) {
+      lateLog.late(source, partition, line, eventTime, reason, buf, off, len);
+    }
+  }
+
+  /** A rejected row, its position as {@link #late}'s. */
+  public void rejected(String source, int partition, long line, String field, String reason, byte[] buf, int off,
+      int len, boolean isJson) {
     if (rejectedLog != null) {
-      rejectedLog.rejected(source, line, field, reason, buf, off, len, isJson);
+      rejectedLog.rejected(source, partition, line, field, reason, buf, off, len, isJson);
     }
     if (rejectedTold++ < REJECTIONS_TOLD) {
-      err.println("eventtime: rejected line " + line + " of " + source + (field == null ? "" : ", field " + field)
-          + ": " + reason);
+      String where = partition < 0 ? "line " + line + " of " + source
+          : "offset " + line + " of partition " + partition + " of " + source;
+      err.println("eventtime: rejected " + where + (field == null ? "" : ", field " + field) + ": " + reason);
     }
   }
 

@@ -98,7 +98,8 @@ class FlagsTest {
     assertThat(run.status()).isZero();
     String help = String.join("\n", run.out()).replaceAll("\\s+", " ");
     for (String flag : new String[] {"--from", "--table", "--watermark-delay", "--late-policy", "--late-output",
-        "--rejected-output", "--state", "--runner", "--flink-master", "--spark-master", "--infer-rows"}) {
+        "--rejected-output", "--state", "--runner", "--flink-master", "--spark-master", "--infer-rows", "--kafka-group",
+        "--kafka-start", "--kafka-option", "--until", "--output"}) {
       assertThat(help).contains(flag + "=").contains("Example: " + flag + " ");
     }
     assertThat(help).contains("TUMBLE_END", "INTERVAL '30' SECOND", "window_start");

@@ -153,12 +153,12 @@ public final class BeamRunner {
       List<Problem> rejected = readAll(scratch, "rejected");
       rejected.sort(Comparator.comparingLong(Problem::position));
       for (Problem r : rejected) {
-        settings.rejected(r.source(), r.line(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
+        settings.rejected(r.source(), -1, r.line(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
       }
       List<Problem> late = readAll(scratch, "late");
       late.sort(Comparator.comparingLong(Problem::position));
       for (Problem l : late) {
-        settings.late(l.source(), l.line(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
+        settings.late(l.source(), -1, l.line(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
       }
       List<WindowResult> results = readAll(scratch, "windows");
       results.sort(WindowResult.CLOSE_ORDER);

@@ -3,10 +3,13 @@ package io.eventtime.cli.local;
 import io.eventtime.cli.RunSettings;
 import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.core.OpenState;
+import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.WindowQuery;
 
 /**
  * The {@code local} runner: one pass over the lines in arrival order through the core's
@@ -17,11 +20,22 @@ import io.eventtime.core.WindowProcessor;
  */
 public final class LocalRunner {
   private static final long FLUSH_NANOS = 200_000_000L;
+  /** A live run with a state commits at least this often while rows come (design 4.2). */
+  private static final long COMMIT_NANOS = 1_000_000_000L;
 
   private LocalRunner() {}
 
   /** What a run ends with: its stats, and the open windows it held back when it carries state. */
   public record Outcome(Stats stats, OpenState held) {}
+
+  /** Stores a live run's state: the open windows held and each partition's next offset (design 4.2). */
+  @FunctionalInterface
+  public interface Committer {
+    void commit(OpenState held, long[] nextOffsets);
+  }
+
+  /** What a live run ends with: its stats, the windows it held back (null without a state), each partition's next offset. */
+  public record LiveOutcome(Stats stats, OpenState held, long[] nextOffsets) {}
 
   /**
    * Runs the plan from {@code start} (the stored state, or {@link OpenState#empty()}); with
@@ -41,7 +55,7 @@ public final class LocalRunner {
           switch (b.outcomes[i]) {
             case REJECTED:
               processor.reject();
-              settings.rejected(b.sources[i], b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
+              settings.rejected(b.sources[i], -1, b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
                   b.offsets[i], b.lengths[i], b.rejectedJson[i]);
               continue;
             case FILTERED:
@@ -52,7 +66,7 @@ public final class LocalRunner {
           System.arraycopy(b.inputs, i * b.width, inputs, 0, b.width);
           long ts = b.times[i];
           if (!processor.process(b.keys[i], ts, inputs) && keepLate) {
-            settings.late(b.sources[i], b.numbers[i], ts, processor.lateReason(ts), b.bytes, b.offsets[i],
+            settings.late(b.sources[i], -1, b.numbers[i], ts, processor.lateReason(ts), b.bytes, b.offsets[i],
                 b.lengths[i]);
           }
         }
@@ -69,5 +83,93 @@ public final class LocalRunner {
     }
     processor.finish();
     return new Outcome(processor.stats(), null);
+  }
+
+  /**
+   * Runs the plan over a Kafka topic, each partition a partition of the contract, folded by core's
+   * {@link PartitionedWindowProcessor}: from {@code start} (the stored state, null for none), until
+   * the source ends ({@code --until available}, or a stop). Window rows are flushed as soon as a
+   * batch closes any. With {@code committer} (a state), after every batch that emitted windows and
+   * at least once a second while rows come, the open windows and each partition's next offset are
+   * committed (design 4.2), and the windows still open at the end are handed back; without one,
+   * they are emitted at the end (a drain, design 1.6).
+   */
+  public static LiveOutcome runLive(QueryPlan plan, RunSettings settings, KafkaSource source, ResultWriter out,
+      OpenState start, Committer committer, Progress progress) {
+    WindowQuery query = plan.windowQuery(settings.delayMillis(), settings.latePolicy());
+    long[] emitted = new long[1];
+    WindowProcessor.Sink sink = r -> {
+      emitted[0]++;
+      out.write(r);
+    };
+    PartitionedWindowProcessor processor = start == null
+        ? new PartitionedWindowProcessor(query, source.partitions(), sink)
+        : PartitionedWindowProcessor.resume(query, sink, start);
+    long[] next = source.startOffsets();
+    Object[] inputs = new Object[plan.aggregates().size()];
+    boolean keepLate = settings.keepsLateRows();
+    Stats before = new Stats(0, 0, 0, 0, 0, 0); // the stats of the processors a commit handed on from
+    long lastFlush = System.nanoTime();
+    long lastCommit = lastFlush;
+    boolean uncommitted = false;
+    try (ParsedLines parsed = ParsedLines.start(plan, source)) {
+      ParsedLines.Batch b;
+      while ((b = parsed.next()) != null) {
+        long emittedBefore = emitted[0];
+        for (int i = 0; i < b.size; i++) {
+          int p = b.partitions[i];
+          next[p] = b.numbers[i] + 1;
+          uncommitted = true;
+          switch (b.outcomes[i]) {
+            case REJECTED:
+              processor.reject(p);
+              settings.rejected(b.sources[i], p, b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
+                  b.offsets[i], b.lengths[i], b.rejectedJson[i]);
+              continue;
+            case FILTERED:
+              continue;
+            default:
+              break;
+          }
+          System.arraycopy(b.inputs, i * b.width, inputs, 0, b.width);
+          long ts = b.times[i];
+          if (!processor.process(p, b.keys[i], ts, inputs) && keepLate) {
+            settings.late(b.sources[i], p, b.numbers[i], ts, processor.lateReason(p, ts), b.bytes, b.offsets[i],
+                b.lengths[i]);
+          }
+        }
+        long now = System.nanoTime();
+        boolean closedSome = emitted[0] > emittedBefore;
+        if (committer != null && uncommitted && (closedSome || now - lastCommit >= COMMIT_NANOS)) {
+          before = plus(before, processor.stats());
+          OpenState held = processor.hold();
+          committer.commit(held, next.clone());
+          processor = PartitionedWindowProcessor.resume(query, sink, held);
+          uncommitted = false;
+          lastCommit = now;
+          lastFlush = now;
+        } else if (closedSome || now - lastFlush > FLUSH_NANOS) {
+          out.flush();
+          lastFlush = now;
+        }
+        if (progress != Progress.OFF) {
+          Stats so = plus(before, processor.stats());
+          progress.update(so.rowsIn(), processor.watermark(), processor.openWindowCount(), so.lateDropped());
+        }
+      }
+    } finally {
+      progress.end();
+    }
+    if (committer != null) {
+      Stats stats = plus(before, processor.stats());
+      return new LiveOutcome(stats, processor.hold(), next);
+    }
+    processor.finish();
+    return new LiveOutcome(processor.stats(), null, next);
+  }
+
+  private static Stats plus(Stats a, Stats b) {
+    return new Stats(a.rowsIn() + b.rowsIn(), a.rowsOut() + b.rowsOut(), a.lateDropped() + b.lateDropped(),
+        a.windowsClosed() + b.windowsClosed(), a.rowsFolded() + b.rowsFolded(), a.rowsRejected() + b.rowsRejected());
   }
 }

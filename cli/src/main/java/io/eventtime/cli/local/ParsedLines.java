@@ -5,7 +5,7 @@ import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.plan.RowConverter;
-import io.eventtime.cli.source.LineSource;
+import io.eventtime.cli.source.LineFeed;
 import io.eventtime.core.Key;
 import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -24,12 +24,15 @@ import java.util.concurrent.ThreadFactory;
  * applied, the key and the aggregate inputs taken), and {@link #next} gives the batches back in
  * the order they were read. So the caller folds every row in arrival order on one thread, as
  * before, while the parsing of the next lines goes on beside it. At most a few batches are in
- * flight, so memory stays bounded whatever the file size. An error while reading (an unreadable
+ * flight, so memory stays bounded whatever the file size. A live source's lines are sent on as
+ * soon as it has no more at hand ({@link LineFeed#lastAtHand}), not when a batch is full. An error while reading (an unreadable
  * file) comes out of {@link #next} after the batches read before it.
  */
 final class ParsedLines implements AutoCloseable {
   private static final int BATCH_LINES = 2048;
   private static final int BATCH_BYTES = 1 << 18;
+  /** Why a Kafka record without a value is rejected (the wording of beam-transforms' KafkaRows). */
+  static final String NO_VALUE = "the record has no value";
 
   /** One batch of lines: their bytes and origin, and once parsed, each line's outcome and values. */
   static final class Batch {
@@ -40,6 +43,10 @@ final class ParsedLines implements AutoCloseable {
     final int[] lengths = new int[BATCH_LINES];
     final String[] sources = new String[BATCH_LINES];
     final long[] numbers = new long[BATCH_LINES];
+    /** The partition of the contract each line belongs to (0 for files). */
+    final int[] partitions = new int[BATCH_LINES];
+    /** False for a Kafka record without a value, rejected as such. */
+    final boolean[] hasValue = new boolean[BATCH_LINES];
     final PlanRows.Outcome[] outcomes = new PlanRows.Outcome[BATCH_LINES];
     final Key[] keys = new Key[BATCH_LINES];
     final long[] times = new long[BATCH_LINES];
@@ -55,7 +62,7 @@ final class ParsedLines implements AutoCloseable {
       this.inputs = new Object[BATCH_LINES * width];
     }
 
-    private boolean add(LineSource lines) {
+    private boolean add(LineFeed lines) {
       int len = lines.length();
       if (size == BATCH_LINES || (size > 0 && used + len > bytes.length)) {
         return false;
@@ -68,6 +75,8 @@ final class ParsedLines implements AutoCloseable {
       lengths[size] = len;
       sources[size] = lines.source();
       numbers[size] = lines.lineNumber();
+      partitions[size] = lines.partition();
+      hasValue[size] = lines.hasValue();
       used += len;
       size++;
       return true;
@@ -76,6 +85,13 @@ final class ParsedLines implements AutoCloseable {
     private Batch parse(PlanRows rows, Object[] row) {
       RowConverter converter = rows.converter();
       for (int i = 0; i < size; i++) {
+        if (!hasValue[i]) {
+          outcomes[i] = PlanRows.Outcome.REJECTED;
+          rejectedFields[i] = null;
+          rejectedReasons[i] = NO_VALUE;
+          rejectedJson[i] = false;
+          continue;
+        }
         PlanRows.Outcome outcome = rows.read(bytes, offsets[i], lengths[i]);
         outcomes[i] = outcome;
         if (outcome == PlanRows.Outcome.REJECTED) {
@@ -95,25 +111,25 @@ final class ParsedLines implements AutoCloseable {
   }
 
   private final QueryPlan plan;
-  private final LineSource lines;
+  private final LineFeed lines;
   private final ExecutorService parsers;
   private final ThreadLocal<PlanRows> planRows;
   private final BlockingQueue<Future<Batch>> inFlight;
   private final Thread reader;
   private volatile boolean closed;
 
-  private ParsedLines(QueryPlan plan, LineSource lines) {
+  private ParsedLines(QueryPlan plan, LineFeed lines) {
     this.plan = plan;
     this.lines = lines;
     int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
     this.parsers = Executors.newFixedThreadPool(cores, daemon("eventtime-parse"));
-    this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan));
+    this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan, lines.unit()));
     this.inFlight = new ArrayBlockingQueue<>(2 * cores + 2);
     this.reader = daemon("eventtime-read").newThread(this::read);
   }
 
   /** Starts reading and parsing {@code lines}; {@link #close} stops it. */
-  static ParsedLines start(QueryPlan plan, LineSource lines) {
+  static ParsedLines start(QueryPlan plan, LineFeed lines) {
     ParsedLines parsed = new ParsedLines(plan, lines);
     parsed.reader.start();
     return parsed;
@@ -148,6 +164,11 @@ final class ParsedLines implements AutoCloseable {
           submit(batch);
           batch = new Batch(width);
           batch.add(lines);
+        }
+        if (lines.lastAtHand()) {
+          // a live source may wait now: what is read goes on to be folded, so that windows close meanwhile
+          submit(batch);
+          batch = new Batch(width);
         }
       }
       if (batch.size > 0) {

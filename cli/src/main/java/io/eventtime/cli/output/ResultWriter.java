@@ -35,6 +35,8 @@ public final class ResultWriter {
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
   private final OutputStream out;
+  private final OutputStream statsOut;
+  private final String rowsTarget;
   /** Sent on whenever it is full: 8,000 bytes, as Jackson's generator before it sent them, so rows stream out. */
   private byte[] buf = new byte[8000];
   private int used;
@@ -59,7 +61,17 @@ public final class ResultWriter {
   private String endText;
 
   public ResultWriter(OutputStream out, QueryPlan plan) {
-    this.out = out;
+    this(out, out, "stdout", plan);
+  }
+
+  /**
+   * Rows to {@code rows} (named {@code rowsTarget} in messages, e.g. {@code --output file://w.ndjson}),
+   * the stats line to {@code stats}: with {@code --output}, the file takes the window rows only.
+   */
+  public ResultWriter(OutputStream rows, OutputStream stats, String rowsTarget, QueryPlan plan) {
+    this.out = rows;
+    this.statsOut = stats;
+    this.rowsTarget = rowsTarget;
     this.g = JsonLines.generator(scratch);
     this.outputs = plan.outputs();
     this.prefixes = new byte[outputs.size()][];
@@ -257,6 +269,12 @@ public final class ResultWriter {
    */
   public void writeStats(Stats s, boolean stateStored) {
     try {
+      if (statsOut != out) {
+        flush();
+        statsOut.write((printedStats(s).toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+        statsOut.flush();
+        return;
+      }
       put(printedStats(s).toJson().getBytes(StandardCharsets.UTF_8));
       put((byte) '\n');
       drain();
@@ -267,7 +285,7 @@ public final class ResultWriter {
     }
   }
 
-  /** Sends the rows written so far to stdout; a failure to do so stops the run. */
+  /** Sends the rows written so far to stdout (or the --output file); a failure to do so stops the run. */
   public void flush() {
     try {
       drain();
@@ -287,8 +305,9 @@ public final class ResultWriter {
     }
   }
 
-  private static CliException failed(IOException e) {
-    return new CliException(ErrorCode.IO_ERROR, "cannot write the results to stdout (" + OutputFile.reason(e) + ")", e);
+  private CliException failed(IOException e) {
+    return new CliException(ErrorCode.IO_ERROR, "cannot write the results to " + rowsTarget + " ("
+        + OutputFile.reason(e) + ")", e);
   }
 
   /** The one error line: {@code {"error":{"code":..,"message":..}}}, without its line end. */

@@ -26,13 +26,21 @@ import java.security.SecureRandom;
  * in whole records only, and the file is moved over the target in one atomic step when the run
  * ends: after a success by {@link #commit}, after a failure by {@link #keepAfterFailure}, so the
  * rows counted before a failure are kept. Until then the target is untouched.
+ *
+ * <p>A live source's log is written {@linkplain #openInPlace in place} instead, appended to the
+ * target as the rows come, and forced at each {@link #committedLength} (the length the state
+ * commits); rows of a Kafka record name it by {@code "source"} (the URI), {@code "partition"} and
+ * {@code "offset"} instead of {@code "line"}.
  */
 public final class RowLog {
   private static final int DRAIN_BYTES = 1 << 16;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final OutputFile file;
+  /** The temporary file, or null when the log is written in place. */
   private final Path temp;
+  /** The target's channel when the log is written in place, or null. */
+  private final FileChannel inPlace;
   private final OutputStream out;
   private final Records records = new Records();
   private final JsonGenerator g;
@@ -41,11 +49,51 @@ public final class RowLog {
   private boolean writeFailed;
   private boolean ended;
 
-  private RowLog(OutputFile file, Path temp, OutputStream out) {
+  private RowLog(OutputFile file, Path temp, FileChannel inPlace, OutputStream out, long kept) {
     this.file = file;
     this.temp = temp;
+    this.inPlace = inPlace;
     this.out = out;
+    this.kept = kept;
     this.g = JsonLines.generator(records);
+  }
+
+  /**
+   * Opens the target itself for a live run: appended to after its {@code keep} bytes when the
+   * state holds them as written (the file was cut back to them), else started empty.
+   */
+  public static RowLog openInPlace(OutputFile file, boolean keep) {
+    try {
+      FileChannel channel = FileChannel.open(file.target(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      if (!keep) {
+        channel.truncate(0);
+      }
+      long length = channel.size();
+      channel.position(length);
+      return new RowLog(file, null, channel, java.nio.channels.Channels.newOutputStream(channel), length);
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, file.described() + ": cannot open the file for writing ("
+          + OutputFile.reason(e) + ")", e);
+    }
+  }
+
+  /** The target's path as the state's outputs name it. */
+  public String path() {
+    return file.target().toString();
+  }
+
+  /** Writes and forces every record so far (in place) and returns the file's length: what the state commits. */
+  public long committedLength() {
+    if (ended) {
+      return kept; // committed at the end of the run, before the state is
+    }
+    try {
+      drain();
+      inPlace.force(false);
+      return kept;
+    } catch (IOException e) {
+      throw failed(e);
+    }
   }
 
   /** Creates the temporary file beside the target; the target itself is not touched. */
@@ -64,14 +112,15 @@ public final class RowLog {
             + dir + " (" + OutputFile.reason(e) + "): write the file to a directory that takes new files", e);
       }
       keepPermissions(file.target(), temp);
-      return new RowLog(file, temp, out);
+      return new RowLog(file, temp, null, out, 0);
     }
   }
 
   /** A late row: its event time and why it missed its windows. */
-  public void late(String source, long line, long eventTime, String reason, byte[] buf, int off, int len) {
+  public void late(String source, int partition, long line, long eventTime, String reason, byte[] buf, int off,
+      int len) {
     try {
-      start(source, line);
+      start(source, partition, line);
       g.writeStringField("event_time", TimeText.format(eventTime));
       g.writeStringField("reason", reason);
       end(buf, off, len, true);
@@ -81,10 +130,10 @@ public final class RowLog {
   }
 
   /** A rejected row: the field at fault (null for a malformed line) and why. */
-  public void rejected(String source, long line, String field, String reason, byte[] buf, int off, int len,
-      boolean isJson) {
+  public void rejected(String source, int partition, long line, String field, String reason, byte[] buf, int off,
+      int len, boolean isJson) {
     try {
-      start(source, line);
+      start(source, partition, line);
       if (field != null) {
         g.writeStringField("field", field);
       }
@@ -95,10 +144,16 @@ public final class RowLog {
     }
   }
 
-  private void start(String source, long line) throws IOException {
+  /** Where the row came from: a file's line, or (partition 0 or more) a Kafka record's partition and offset. */
+  private void start(String source, int partition, long line) throws IOException {
     g.writeStartObject();
     g.writeStringField("source", source);
-    g.writeNumberField("line", line);
+    if (partition < 0) {
+      g.writeNumberField("line", line);
+    } else {
+      g.writeNumberField("partition", partition);
+      g.writeNumberField("offset", line);
+    }
   }
 
   private void end(byte[] buf, int off, int len, boolean isJson) throws IOException {
@@ -140,6 +195,12 @@ public final class RowLog {
   public void commit() {
     try {
       drain();
+      if (inPlace != null) {
+        inPlace.force(false);
+        ended = true;
+        out.close();
+        return;
+      }
       out.close();
       force(temp);
       moveIntoPlace();
@@ -162,6 +223,16 @@ public final class RowLog {
         drain();
       } catch (IOException e) {
         // the rows that reached the file are kept below; the error that ended the run is told already
+      }
+      if (inPlace != null) {
+        try (FileChannel c = inPlace) {
+          if (c.size() > kept) {
+            c.truncate(kept); // a record cut off by a failed write
+          }
+          c.force(false);
+        }
+        ended = true;
+        return null;
       }
       try {
         out.close();
@@ -187,7 +258,9 @@ public final class RowLog {
     ended = true;
     try {
       out.close();
-      Files.deleteIfExists(temp);
+      if (temp != null) {
+        Files.deleteIfExists(temp);
+      }
     } catch (IOException e) {
       // a hidden temporary file left beside the target harms nothing
     }

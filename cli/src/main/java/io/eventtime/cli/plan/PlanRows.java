@@ -25,7 +25,15 @@ public final class PlanRows {
   private String rejectedReason;
   private boolean rejectedJson;
 
+  /** What a line is called in the reason it is not UTF-8: {@code line}, or {@code value} for a Kafka record. */
+  private final String unit;
+
   public PlanRows(QueryPlan plan) {
+    this(plan, "line");
+  }
+
+  public PlanRows(QueryPlan plan, String unit) {
+    this.unit = unit;
     this.plan = plan;
     this.reader = new FieldReader(plan.inputNames());
     this.converter = new RowConverter(plan);
@@ -38,7 +46,7 @@ public final class PlanRows {
     } catch (MalformedLineException e) {
       if (e.field() == null) {
         try {
-          Utf8Lines.decode(buf, off, len);
+          Utf8Lines.decode(buf, off, len, unit);
         } catch (Utf8Lines.NotUtf8 notUtf8) {
           // the core's reason, as every surface gives it: it names the bytes and where they are
           return reject(null, notUtf8.getMessage(), false);

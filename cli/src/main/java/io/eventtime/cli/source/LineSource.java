@@ -20,7 +20,7 @@ import java.util.List;
  * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
  * is still read once.
  */
-public final class LineSource implements Closeable {
+public final class LineSource implements LineFeed, Closeable {
   private static final int BUFFER = 1 << 20;
 
   /** A copied line, as sampled. */
@@ -62,6 +62,7 @@ public final class LineSource implements Closeable {
   }
 
   /** Moves to the next non-blank line; false at the end of the last file. */
+  @Override
   public boolean next() {
     Line l = replay.poll();
     if (l != null) {
@@ -75,22 +76,27 @@ public final class LineSource implements Closeable {
     return readLine();
   }
 
+  @Override
   public String source() {
     return currentSource;
   }
 
+  @Override
   public long lineNumber() {
     return currentNumber;
   }
 
+  @Override
   public byte[] buffer() {
     return currentBuf;
   }
 
+  @Override
   public int offset() {
     return currentOff;
   }
 
+  @Override
   public int length() {
     return currentLen;
   }
