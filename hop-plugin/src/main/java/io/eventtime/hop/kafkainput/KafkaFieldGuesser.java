@@ -7,6 +7,7 @@ import io.eventtime.hop.Settings;
 import io.eventtime.hop.fileinput.FieldGuesser;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.variables.IVariables;
@@ -16,7 +17,8 @@ import org.apache.kafka.common.KafkaException;
 
 /**
  * Proposes the fields of an Event Kafka Input from the first records of its topic (every
- * partition from its earliest offset, up to the end offsets of now), with the core's schema
+ * partition from its earliest offset, up to the end offsets of now, taken in partition order and
+ * then offset order), with the core's schema
  * inference, as Event File Input's Get fields does from the first lines of a file. Records that
  * are not UTF-8 JSON objects tell nothing of the types and are passed over.
  */
@@ -44,23 +46,23 @@ public final class KafkaFieldGuesser {
     if (settings == null) {
       throw new HopException(String.join("\n", problems));
     }
-    SchemaInference inference = new SchemaInference();
-    int seen = 0;
+    List<ConsumerRecord<byte[], byte[]>> sample = new ArrayList<>();
     try (TopicReader reader = new TopicReader(settings, "eventtime-hop-get-fields")) {
       reader.open();
       long deadline = System.nanoTime() + Duration.ofMillis(settings.timeoutMillis).toNanos();
-      while (seen < records && !reader.isCaughtUp() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
-          if (seen++ >= records) {
-            break;
-          }
-          observe(inference, r.value());
-        }
+      while (sample.size() < records && !reader.isCaughtUp() && System.nanoTime() < deadline) {
+        sample.addAll(reader.poll(Duration.ofMillis(200)));
       }
     } catch (KafkaException e) {
       throw new HopException(BaseMessages.getString(PKG, "EventKafkaInput.Problem.Kafka", settings.servers,
           e.getMessage()), e);
     }
+    // in partition order, then offset order, so that the fields come in the same order however the polls went
+    sample.sort(Comparator.comparingInt((ConsumerRecord<byte[], byte[]> r) -> r.partition())
+        .thenComparingLong(ConsumerRecord::offset));
+    SchemaInference inference = new SchemaInference();
+    int seen = Math.min(records, sample.size());
+    sample.subList(0, seen).forEach(r -> observe(inference, r.value()));
     if (inference.schema().isEmpty()) {
       throw new HopException(BaseMessages.getString(PKG, "EventKafkaInput.Problem.NothingToGuess", settings.topic,
           seen));
