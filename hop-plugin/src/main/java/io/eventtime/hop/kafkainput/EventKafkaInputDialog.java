@@ -119,7 +119,7 @@ public class EventKafkaInputDialog extends EventTransformDialog implements ITran
 
   @Override
   protected int minimumHeight() {
-    return 760;
+    return 860;
   }
 
   @Override
