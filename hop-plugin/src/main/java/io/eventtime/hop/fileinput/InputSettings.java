@@ -96,7 +96,8 @@ public final class InputSettings {
       problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFields"));
     }
     List<TypedFields.Setting> fieldSettings = new ArrayList<>();
-    meta.getFields().forEach(field -> fieldSettings.add(new TypedFields.Setting(field.getName(), field.getType(), field.getFormat())));
+    meta.getFields().forEach(field ->
+        fieldSettings.add(new TypedFields.Setting(field.getName(), field.getType(), field.getFormat())));
     s.fields = TypedFields.build(fieldSettings, zone, variables, problems);
     s.layout.addRowMeta(s.fields.layout());
     List<String> names = new ArrayList<>(s.fields.names());

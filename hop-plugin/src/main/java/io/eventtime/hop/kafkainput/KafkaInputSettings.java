@@ -8,7 +8,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.row.IValueMeta;
 import org.apache.hop.core.row.RowMeta;
 import org.apache.hop.core.row.value.ValueMetaInteger;
 import org.apache.hop.core.row.value.ValueMetaString;
@@ -25,6 +27,14 @@ public final class KafkaInputSettings {
   private static final Class<?> PKG = EventKafkaInputMeta.class;
   public static final String[] FORMATS = {"json", "raw"};
   public static final String[] START_POSITIONS = {"earliest", "latest"};
+  /** The settings' names, as the problems begin. */
+  private static final String FORMAT_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Format");
+  private static final String GROUP_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Group");
+  private static final String SERVERS_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Servers");
+  private static final String START_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Start");
+  private static final String TIME_ZONE_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.TimeZone");
+  private static final String TIMEOUT_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Timeout");
+  private static final String TOPIC_LABEL = BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Topic");
 
   final String servers;
   final String topic;
@@ -46,7 +56,7 @@ public final class KafkaInputSettings {
     servers = Settings.resolve(variables, meta.getBootstrapServers());
     if (servers == null) {
       problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.NoServers"));
-    } else if (!Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Servers"), servers, problems)) {
+    } else if (!Settings.undefinedVariable(SERVERS_LABEL, servers, problems)) {
       for (String server : servers.split(",")) {
         if (!server.trim().matches("[^:\\s]+:\\d{1,5}")) {
           problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.BadServer", server.trim()));
@@ -56,34 +66,35 @@ public final class KafkaInputSettings {
     topic = Settings.resolve(variables, meta.getTopic());
     if (topic == null) {
       problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.NoTopic"));
-    } else if (!Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Topic"), topic, problems) && !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+    } else if (!Settings.undefinedVariable(TOPIC_LABEL, topic, problems)
+        && !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
       problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.BadTopic", topic));
     }
     group = Settings.resolve(variables, meta.getConsumerGroup());
-    Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Group"), group, problems);
+    Settings.undefinedVariable(GROUP_LABEL, group, problems);
 
     String start = Settings.resolve(variables, meta.getStartPosition());
     String s = start == null ? "earliest" : start.toLowerCase(Locale.ROOT);
-    if (!List.of(START_POSITIONS).contains(s) && !Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Start"), start, problems)) {
+    if (!List.of(START_POSITIONS).contains(s) && !Settings.undefinedVariable(START_LABEL, start, problems)) {
       problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.BadStart", start));
     }
     fromEarliest = !s.equals("latest");
     stopWhenCaughtUp = meta.isStopWhenCaughtUp();
     String timeoutText = Settings.resolve(variables, meta.getConnectionTimeout());
     Long timeout = timeoutText == null ? Long.valueOf(30_000)
-        : Settings.positiveDuration(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Timeout"), timeoutText, problems);
+        : Settings.positiveDuration(TIMEOUT_LABEL, timeoutText, problems);
     timeoutMillis = timeout == null ? 30_000 : timeout;
 
     String format = Settings.resolve(variables, meta.getValueFormat());
     String f = format == null ? "json" : format.toLowerCase(Locale.ROOT);
-    if (!List.of(FORMATS).contains(f) && !Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.Format"), format, problems)) {
+    if (!List.of(FORMATS).contains(f) && !Settings.undefinedVariable(FORMAT_LABEL, format, problems)) {
       problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.BadFormat", format));
     }
     raw = f.equals("raw");
 
     ZoneId zone = ZoneOffset.UTC;
     String zoneText = Settings.resolve(variables, meta.getTimeZone());
-    if (zoneText != null && !Settings.undefinedVariable(BaseMessages.getString(PKG, "EventKafkaInputMeta.Setting.TimeZone"), zoneText, problems)) {
+    if (zoneText != null && !Settings.undefinedVariable(TIME_ZONE_LABEL, zoneText, problems)) {
       try {
         zone = ZoneId.of(zoneText);
       } catch (DateTimeException e) {
@@ -120,13 +131,13 @@ public final class KafkaInputSettings {
     Settings.requireDistinct(names, problems);
   }
 
-  private int add(org.apache.hop.core.row.IValueMeta v, List<String> names) {
+  private int add(IValueMeta v, List<String> names) {
     layout.addValueMeta(v);
     names.add(v.getName());
     return layout.size() - 1;
   }
 
-  private int optional(String name, java.util.function.Function<String, org.apache.hop.core.row.IValueMeta> make,
+  private int optional(String name, Function<String, IValueMeta> make,
       List<String> names) {
     return name == null ? -1 : add(make.apply(name), names);
   }
