@@ -5,7 +5,7 @@ package io.eventtime.hop;
  * error code field), on the local engine and on Beam alike.
  */
 public final class ErrorCodes {
-  /** A line of an event file that is not a readable record (Event File Input). */
+  /** A line of an event file, or a Kafka record, that is not a readable record (Event File Input, Event Kafka Input). */
   public static final String UNREADABLE = "EVENTTIME-UNREADABLE";
   /** A row whose event time is missing or cannot be read (Event Time Stamp, Event Time Window). */
   public static final String REJECTED = "EVENTTIME-REJECTED";

@@ -47,7 +47,7 @@ class MessageBundlesTest {
   private static final List<String> EVERY_DIALOG = List.of("Shell.Title");
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "fileinput", "stamp", "window", "fileoutput"})
+  @ValueSource(strings = {"", "fileinput", "kafkainput", "stamp", "window", "fileoutput"})
   void theBundleHoldsExactlyTheKeysTheSourcesUse(String pkg) throws IOException {
     Set<String> used = usedKeys(SOURCES.resolve(pkg));
     Map<String, String> bundle = bundle(RESOURCES.resolve(pkg).resolve("messages/messages_en_US.properties"));
@@ -59,7 +59,7 @@ class MessageBundlesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "fileinput", "stamp", "window", "fileoutput"})
+  @ValueSource(strings = {"", "fileinput", "kafkainput", "stamp", "window", "fileoutput"})
   void everyMessageRendersAsWritten(String pkg) throws IOException {
     Map<String, String> bundle = bundle(RESOURCES.resolve(pkg).resolve("messages/messages_en_US.properties"));
     for (Map.Entry<String, String> e : bundle.entrySet()) {

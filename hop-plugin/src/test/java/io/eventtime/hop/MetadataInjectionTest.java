@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.eventtime.hop.fileinput.EventFileInputMeta;
+import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
+import io.eventtime.hop.kafkainput.KafkaField;
 import io.eventtime.hop.fileinput.InputField;
 import io.eventtime.hop.fileinput.InputFile;
 import io.eventtime.hop.fileoutput.EventFileOutputMeta;
@@ -110,6 +112,8 @@ class MetadataInjectionTest {
     injection.set(meta, "LATE_REASON_FIELD", "why");
     injection.set(meta, "IDLE_TIMEOUT", "30 SECONDS");
     injection.set(meta, "STATE_FOLDER", "${STATE}/window");
+    injection.set(meta, "PARTITION_FIELD", "_partition");
+    injection.set(meta, "PARTITIONS", "${PARTITIONS}");
 
     injection.assertEveryKeyWasInjected();
     assertThat(List.of(meta.getTimeField(), meta.getTimeFormat(), meta.getEpochUnit(), meta.getTimeZone(),
@@ -119,6 +123,7 @@ class MetadataInjectionTest {
         meta.getStateFolder())).containsExactly("ts", "yyyy-MM-dd HH:mm:ss", "seconds", "Europe/Paris", "hopping",
         "${SIZE}", "20 SECONDS", "7 MINUTES", "5 SECONDS", "from", "to", "2 MINUTES", "event", "late", "why",
         "30 SECONDS", "${STATE}/window");
+    assertThat(List.of(meta.getPartitionField(), meta.getPartitions())).containsExactly("_partition", "${PARTITIONS}");
     assertThat(meta.getGroupFields()).extracting(GroupField::getName).containsExactly("user", "file");
     assertThat(meta.getAggregates()).extracting(WindowAggregate::getField, WindowAggregate::getAggregate,
         WindowAggregate::getOutputName).containsExactly(tuple(null, "count", "n"), tuple("line", "count distinct", "lines"));
@@ -146,9 +151,42 @@ class MetadataInjectionTest {
   }
 
   @Test
+  void eventKafkaInputTakesEverySettingByItsOwnKey() throws Exception {
+    Injection<EventKafkaInputMeta> injection = new Injection<>(EventKafkaInputMeta.class);
+    EventKafkaInputMeta meta = new EventKafkaInputMeta();
+    meta.setDefault();
+    injection.set(meta, "BOOTSTRAP_SERVERS", "${KAFKA}");
+    injection.set(meta, "TOPIC", "events");
+    injection.set(meta, "CONSUMER_GROUP", "hop");
+    injection.set(meta, "START_POSITION", "latest");
+    injection.set(meta, "STOP_WHEN_CAUGHT_UP", "Y");
+    injection.set(meta, "CONNECTION_TIMEOUT", "5 SECONDS");
+    injection.set(meta, "VALUE_FORMAT", "json");
+    injection.set(meta, "FIELD_NAME", "user", "ts");
+    injection.set(meta, "FIELD_TYPE", "String", "Timestamp");
+    injection.set(meta, "FIELD_TIME_FORMAT", null, "yyyy-MM-dd HH:mm:ss");
+    injection.set(meta, "TIME_ZONE", "Europe/Paris");
+    injection.set(meta, "VALUE_FIELD", "text");
+    injection.set(meta, "PARTITION_FIELD", "p");
+    injection.set(meta, "OFFSET_FIELD", "o");
+    injection.set(meta, "TIMESTAMP_FIELD", "t");
+    injection.set(meta, "KEY_FIELD", "k");
+
+    injection.assertEveryKeyWasInjected();
+    assertThat(List.of(meta.getBootstrapServers(), meta.getTopic(), meta.getConsumerGroup(), meta.getStartPosition(),
+        meta.getConnectionTimeout(), meta.getValueFormat(), meta.getTimeZone(), meta.getValueField(),
+        meta.getPartitionField(), meta.getOffsetField(), meta.getTimestampField(), meta.getKeyField()))
+        .containsExactly("${KAFKA}", "events", "hop", "latest", "5 SECONDS", "json", "Europe/Paris", "text", "p", "o",
+            "t", "k");
+    assertThat(meta.isStopWhenCaughtUp()).isTrue();
+    assertThat(meta.getFields()).extracting(KafkaField::getName, KafkaField::getType, KafkaField::getFormat)
+        .containsExactly(tuple("user", "String", null), tuple("ts", "Timestamp", "yyyy-MM-dd HH:mm:ss"));
+  }
+
+  @Test
   void everyInjectionKeyIsUniqueAndDescribedInTheMessages() {
-    for (Class<?> meta : List.of(EventFileInputMeta.class, EventTimeStampMeta.class, EventTimeWindowMeta.class,
-        EventFileOutputMeta.class)) {
+    for (Class<?> meta : List.of(EventFileInputMeta.class, EventKafkaInputMeta.class, EventTimeStampMeta.class,
+        EventTimeWindowMeta.class, EventFileOutputMeta.class)) {
       BeanInjectionInfo<?> info = new BeanInjectionInfo<>(meta);
       List<String> keys = info.getGroups().stream().flatMap(g -> g.getProperties().stream())
           .map(BeanInjectionInfo.Property::getKey).toList();

@@ -3,6 +3,8 @@ package io.eventtime.hop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.hop.fileinput.EventFileInputMeta;
+import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
+import io.eventtime.hop.kafkainput.KafkaField;
 import io.eventtime.hop.fileinput.InputField;
 import io.eventtime.hop.fileinput.InputFile;
 import io.eventtime.hop.fileoutput.EventFileOutputMeta;
@@ -141,5 +143,41 @@ class SettingsRoundTripTest {
     copy.getAggregates().get(0).setOutputName("other");
     assertThat(w.getGroupFields().get(0).getName()).isEqualTo("user");
     assertThat(w.getAggregates().get(0).getOutputName()).isEqualTo("events");
+  }
+
+  @Test
+  void eventKafkaInputAndTheWindowsPartitionSettingsRoundTripThroughThePipelineXml() throws Exception {
+    EventKafkaInputMeta in = new EventKafkaInputMeta();
+    in.setDefault();
+    in.setBootstrapServers("${KAFKA}");
+    in.setTopic("events");
+    in.setConsumerGroup("hop");
+    in.setStartPosition("latest");
+    in.setStopWhenCaughtUp(true);
+    in.setConnectionTimeout("5 SECONDS");
+    in.setFields(new java.util.ArrayList<>(List.of(new KafkaField("user", "String", null),
+        new KafkaField("ts", "Timestamp", "dd/MM/yyyy HH:mm"))));
+    in.setTimeZone("Europe/Paris");
+    in.setKeyField(null);
+    EventTimeWindowMeta w = new EventTimeWindowMeta();
+    w.setDefault();
+    w.setPartitionField("_partition");
+    w.setPartitions("3");
+    PipelineMeta p = new PipelineBuilder("kafka").transform("in", in).transform("window", w).hop("in", "window").build();
+    PipelineMeta loaded = new PipelineMeta(new ByteArrayInputStream(p.getXml(new Variables()).getBytes(StandardCharsets.UTF_8)),
+        new MemoryMetadataProvider(), new Variables());
+
+    EventKafkaInputMeta in2 = (EventKafkaInputMeta) loaded.findTransform("in").getTransform();
+    assertThat(java.util.Arrays.asList(in2.getBootstrapServers(), in2.getTopic(), in2.getConsumerGroup(),
+        in2.getStartPosition(), in2.getConnectionTimeout(), in2.getValueFormat(), in2.getTimeZone(), in2.getValueField(),
+        in2.getPartitionField(), in2.getOffsetField(), in2.getTimestampField(), in2.getKeyField()))
+        .containsExactly("${KAFKA}", "events", "hop", "latest", "5 SECONDS", "json", "Europe/Paris", "value",
+            "_partition", "_offset", "_kafka_timestamp", null);
+    assertThat(in2.isStopWhenCaughtUp()).isTrue();
+    assertThat(in2.getFields()).extracting(KafkaField::getName, KafkaField::getType, KafkaField::getFormat)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("user", "String", null),
+            org.assertj.core.groups.Tuple.tuple("ts", "Timestamp", "dd/MM/yyyy HH:mm"));
+    EventTimeWindowMeta w2 = (EventTimeWindowMeta) loaded.findTransform("window").getTransform();
+    assertThat(List.of(w2.getPartitionField(), w2.getPartitions())).containsExactly("_partition", "3");
   }
 }

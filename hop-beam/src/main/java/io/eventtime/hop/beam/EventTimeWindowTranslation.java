@@ -42,6 +42,11 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     if (s == null || !context.timeFieldFitsBeam(t, in.layout().rowMeta(), s.timeIndex())) {
       return null;
     }
+    if (s.partitioning().isPartitioned()) {
+      context.problem(t, "its partition field '" + s.partitioning().field() + "' is not translated to Beam yet:"
+          + " run this pipeline on the local engine, or clear the partition field");
+      return null;
+    }
     if (s.idleTimeoutMillis() > 0) {
       context.note("Transform '" + t.getName() + "': the idle timeout has no effect on Beam, which replays the files"
           + " as a bounded stream: windows close by the event times alone");

@@ -109,6 +109,15 @@ class TranslationRefusalTest {
   }
 
   @Test
+  void aWindowWithAPartitionField() {
+    EventTimeWindowMeta window = TestPipelines.window("merchant");
+    window.setPartitionField("amount");
+    window.setPartitions("3");
+    assertThat(problems(windowPipeline(window).meta())).containsExactly("Transform 'Window': its partition field"
+        + " 'amount' is not translated to Beam yet: run this pipeline on the local engine, or clear the partition field");
+  }
+
+  @Test
   void rowsDealtOutInTurn() {
     TestPipelines p = windowPipeline(TestPipelines.window("merchant"));
     p.add("Write again", TestPipelines.output(dir.resolve("again.ndjson")));

@@ -7,7 +7,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.row.RowDataUtil;
 import org.apache.hop.core.vfs.HopVfs;
@@ -72,7 +71,7 @@ public final class EventFileReader implements Closeable {
       return;
     }
     csv = new CsvRecords(currentFile, bytes, settings.delimiter);
-    int fields = settings.fieldNames.size();
+    int fields = settings.fields.size();
     columnOfField = new int[fields];
     if (!settings.header) {
       for (int i = 0; i < fields; i++) {
@@ -88,9 +87,9 @@ public final class EventFileReader implements Closeable {
       throw new IOException("cannot read the header of " + currentFile + ": " + csv.notUtf8());
     }
     for (int i = 0; i < fields; i++) {
-      columnOfField[i] = header.indexOf(settings.fieldNames.get(i));
+      columnOfField[i] = header.indexOf(settings.fields.names().get(i));
       if (columnOfField[i] < 0) {
-        throw new IOException("The file " + currentFile + " has no column '" + settings.fieldNames.get(i)
+        throw new IOException("The file " + currentFile + " has no column '" + settings.fields.names().get(i)
             + "' in its header (" + String.join(", ", header) + "): fix the field name or the file");
       }
     }
@@ -105,14 +104,9 @@ public final class EventFileReader implements Closeable {
     if (line.isMalformed()) {
       return new Record(currentFile, line.number(), row, null, where(line.number()) + line.error());
     }
-    Map<String, Object> fields = line.fields();
-    for (int i = 0; i < settings.readers.size(); i++) {
-      String name = settings.fieldNames.get(i);
-      try {
-        row[i] = settings.readers.get(i).read(fields.get(name));
-      } catch (IllegalArgumentException e) {
-        return new Record(currentFile, line.number(), row, name, where(line.number()) + "field '" + name + "': " + e.getMessage());
-      }
+    TypedFields.Rejection rejection = settings.fields.readJson(line.fields(), row);
+    if (rejection != null) {
+      return new Record(currentFile, line.number(), row, rejection.field(), where(line.number()) + rejection.reason());
     }
     return new Record(currentFile, line.number(), row, null, null);
   }
@@ -127,12 +121,12 @@ public final class EventFileReader implements Closeable {
     if (csv.notUtf8() != null) {
       return new Record(currentFile, number, row, null, csv.notUtf8());
     }
-    for (int i = 0; i < settings.readers.size(); i++) {
-      String name = settings.fieldNames.get(i);
+    for (int i = 0; i < settings.fields.size(); i++) {
+      String name = settings.fields.names().get(i);
       int column = columnOfField[i];
       String text = column < values.size() ? values.get(column) : null;
       try {
-        row[i] = settings.readers.get(i).read(text == null || text.isEmpty() ? null : text);
+        row[i] = settings.fields.read(i, text == null || text.isEmpty() ? null : text);
       } catch (IllegalArgumentException e) {
         return new Record(currentFile, number, row, name, where(number) + "field '" + name + "': " + e.getMessage());
       }

@@ -106,7 +106,8 @@ public final class FieldGuesser {
     }
   }
 
-  private static String hopType(ValueType type) {
+  /** The Hop type of the fields that hold values the core's inference found of {@code type}. */
+  public static String hopType(ValueType type) {
     switch (type) {
       case INT64:
         return "Integer";

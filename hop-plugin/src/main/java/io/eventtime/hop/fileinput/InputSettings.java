@@ -1,6 +1,5 @@
 package io.eventtime.hop.fileinput;
 
-import io.eventtime.core.EventTimeParser;
 import io.eventtime.hop.Settings;
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -8,11 +7,8 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.hop.core.exception.HopPluginException;
 import org.apache.hop.core.row.IRowMeta;
-import org.apache.hop.core.row.IValueMeta;
 import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaFactory;
 import org.apache.hop.core.row.value.ValueMetaInteger;
 import org.apache.hop.core.row.value.ValueMetaString;
 import org.apache.hop.core.variables.IVariables;
@@ -31,8 +27,7 @@ public final class InputSettings {
   final boolean csv;
   final char delimiter;
   final boolean header;
-  final List<String> fieldNames = new ArrayList<>();
-  final List<ValueReader> readers = new ArrayList<>();
+  TypedFields fields;
   final IRowMeta layout = new RowMeta();
   final int filenameIndex;
   final int lineNumberIndex;
@@ -100,46 +95,12 @@ public final class InputSettings {
     if (n == 0) {
       problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFields"));
     }
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      InputField field = meta.getFields().get(i);
-      String name = Settings.resolve(variables, field.getName());
-      String type = Settings.resolve(variables, field.getType());
-      String where = name == null ? BaseMessages.getString(PKG, "EventFileInputMeta.Setting.Field", i + 1)
-          : BaseMessages.getString(PKG, "EventFileInputMeta.Setting.NamedField", i + 1, name);
-      if (name == null) {
-        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldNoName", where));
-        name = "field_" + (i + 1);
-      }
-      names.add(name);
-      IValueMeta valueMeta;
-      int typeId = type == null ? IValueMeta.TYPE_NONE : ValueMetaFactory.getIdForValueMeta(type);
-      if (type == null || !List.of(TYPES).contains(type) || typeId == IValueMeta.TYPE_NONE) {
-        String types = String.join(", ", TYPES);
-        problems.add(type == null ? BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldNoType", where, types)
-            : BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldUnknownType", where, type, types));
-        typeId = IValueMeta.TYPE_STRING;
-      }
-      try {
-        valueMeta = ValueMetaFactory.createValueMeta(name, typeId);
-      } catch (HopPluginException e) {
-        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldCannotMake", where, type,
-            e.getMessage()));
-        valueMeta = new ValueMetaString(name);
-      }
-      EventTimeParser parser = EventTimeParser.defaults().withZone(zone);
-      String pattern = Settings.resolve(variables, field.getFormat());
-      if (pattern != null && (typeId == IValueMeta.TYPE_DATE || typeId == IValueMeta.TYPE_TIMESTAMP)) {
-        try {
-          parser = parser.withPattern(pattern);
-        } catch (IllegalArgumentException e) {
-          problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FieldPattern", where, e.getMessage()));
-        }
-      }
-      s.fieldNames.add(name);
-      s.readers.add(new ValueReader(valueMeta, parser));
-      s.layout.addValueMeta(valueMeta);
-    }
+    List<TypedFields.Setting> fieldSettings = new ArrayList<>();
+    meta.getFields().forEach(field ->
+        fieldSettings.add(new TypedFields.Setting(field.getName(), field.getType(), field.getFormat())));
+    s.fields = TypedFields.build(fieldSettings, zone, variables, problems);
+    s.layout.addRowMeta(s.fields.layout());
+    List<String> names = new ArrayList<>(s.fields.names());
     if (filenameField != null) {
       s.layout.addValueMeta(new ValueMetaString(filenameField));
       names.add(filenameField);

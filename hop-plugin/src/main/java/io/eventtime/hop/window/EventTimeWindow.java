@@ -3,7 +3,7 @@ package io.eventtime.hop.window;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
-import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.StateStore;
@@ -33,7 +33,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 
 /**
  * Event-time windows on Hop's local engine. Each row goes to the core's
- * {@link WindowProcessor} in arrival order; a window row is sent on as soon as the watermark
+ * {@link PartitionedWindowProcessor} in arrival order, in its partition when a partition field
+ * is set (each partition with its own watermark, windows emitted at the least of them), else
+ * all in one; a window row is sent on as soon as the watermark
  * closes its window, late rows go to the late target with the reason, and rows without a
  * readable event time go to the error handling. With a state folder, the windows still open at
  * the end are kept for the next run instead of being emitted, and the new state replaces the old
@@ -70,6 +72,10 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       try {
         data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField());
         state = data.store.load();
+        if (state.partitions().size() != 1) {
+          throw new IllegalArgumentException("the state holds " + state.partitions().size()
+              + " partitions, and a run without a partition field has one");
+        }
       } catch (StateException | IllegalArgumentException e) {
         logError(Settings.refusal(getTransformName(),
             List.of(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()))));
@@ -80,7 +86,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         getPipeline().addExecutionFinishedListener(this::commitStateIfTheRunSucceeded);
       }
     }
-    data.processor = new WindowProcessor(s.query(), this::emit, state);
+    data.processor = s.partitioning().isPartitioned()
+        ? new PartitionedWindowProcessor(s.query(), s.partitioning().count(), this::emit)
+        : PartitionedWindowProcessor.resume(s.query(), this::emit, state);
     return true;
   }
 
@@ -127,11 +135,28 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       start(getInputRowMeta());
     }
     WindowSettings s = data.settings;
+    int partition = 0;
+    if (s.partitioning().isPartitioned()) {
+      String why = null;
+      Object value = HopValues.nativeValue(data.partitionMeta, row[s.partitioning().index()]);
+      if (value == null) {
+        why = "no partition: the row has no value in it";
+      } else if ((Long) value < 0 || (Long) value >= s.partitioning().count()) {
+        why = "partition " + value + " is not one of the " + s.partitioning().count() + " partitions 0 to "
+            + (s.partitioning().count() - 1) + " set in Partitions: set Partitions to the topic's partition count";
+      } else {
+        partition = (int) (long) (Long) value;
+      }
+      if (why != null) {
+        rejectForPartition(row, why);
+        return true;
+      }
+    }
     long eventTime;
     try {
       eventTime = s.timeReader().read(HopValues.nativeValue(data.timeMeta, row[s.timeIndex()]));
     } catch (EventTimeException | HopValueException e) {
-      reject(row, e.getMessage());
+      reject(row, partition, e.getMessage());
       return true;
     }
     Key key = keyOf(row);
@@ -140,12 +165,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       data.lastRowNanos = System.nanoTime();
       boolean folded;
       try {
-        folded = data.processor.process(key, eventTime, inputs);
+        folded = data.processor.process(partition, key, eventTime, inputs);
       } catch (EmitFailed e) {
         throw e.getCause();
       }
       if (!folded) {
-        late(row, data.processor.lateReason(eventTime));
+        late(row, data.processor.lateReason(partition, eventTime));
       }
     }
     return true;
@@ -157,6 +182,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.settings = s;
     data.outputRowMeta = s.outputRowMeta();
     data.timeMeta = input.getValueMeta(s.timeIndex());
+    data.partitionMeta = s.partitioning().isPartitioned() ? input.getValueMeta(s.partitioning().index()) : null;
     data.keyMetas = new IValueMeta[s.keyIndexes().length];
     for (int i = 0; i < data.keyMetas.length; i++) {
       data.keyMetas[i] = input.getValueMeta(s.keyIndexes()[i]);
@@ -232,11 +258,22 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.lateToTarget++;
   }
 
-  private void reject(Object[] row, String reason) throws HopTransformException {
+  private void reject(Object[] row, int partition, String reason) throws HopTransformException {
     synchronized (data.lock) {
-      data.processor.reject();
+      data.processor.reject(partition);
     }
-    String field = data.settings.timeField();
+    sendRejected(row, data.settings.timeField(), reason);
+  }
+
+  /**
+   * A row of no partition of the stream: rejected with the reason, and not counted in the
+   * processor's stats, which count the rows of its partitions.
+   */
+  private void rejectForPartition(Object[] row, String reason) throws HopTransformException {
+    sendRejected(row, data.settings.partitioning().field(), reason);
+  }
+
+  private void sendRejected(Object[] row, String field, String reason) throws HopTransformException {
     if (getTransformMeta().isDoingErrorHandling()) {
       putError(getInputRowMeta(), row, 1, BaseMessages.getString(PKG, "EventTimeWindow.Rejected.Description", field,
           reason), field, ErrorCodes.REJECTED);
@@ -347,7 +384,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         return;
       }
       try {
-        data.processor.advanceWatermarkTo(watermark + idle);
+        data.processor.advanceWatermarkTo(0, watermark + idle);
         data.lastRowNanos = System.nanoTime();
       } catch (EmitFailed e) {
         logError(BaseMessages.getString(PKG, "EventTimeWindow.Log.IdleEmitFailed", e.getCause().getMessage()),

@@ -1,6 +1,6 @@
 package io.eventtime.hop.window;
 
-import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.state.StateStore;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hop.core.IRowSet;
@@ -9,12 +9,16 @@ import org.apache.hop.core.row.IValueMeta;
 import org.apache.hop.pipeline.transform.BaseTransformData;
 import org.apache.hop.pipeline.transform.ITransformData;
 
-/** The running state of one Event Time Window transform: the core processor and its open windows. */
+/**
+ * The running state of one Event Time Window transform: the core processor and its open windows
+ * (one partition without a partition field).
+ */
 public class EventTimeWindowData extends BaseTransformData implements ITransformData {
   WindowSettings settings;
-  WindowProcessor processor;
+  PartitionedWindowProcessor processor;
   IRowMeta outputRowMeta;
   IValueMeta timeMeta;
+  IValueMeta partitionMeta;
   IValueMeta[] keyMetas;
   IValueMeta[] inputMetas;
 
@@ -34,7 +38,7 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   boolean finished;
 
   /** The processor, for callers that read its stats after a run. */
-  public WindowProcessor processor() {
+  public PartitionedWindowProcessor processor() {
     return processor;
   }
 }

@@ -25,7 +25,8 @@ import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.TableItem;
 
 /**
- * The dialog of the Event Time Window transform, in four tabs: the event time, the windows, the
+ * The dialog of the Event Time Window transform, in four tabs: the event time (and the partition
+ * of each row), the windows, the
  * group-by fields and aggregates, and where late rows and the state go.
  */
 public class EventTimeWindowDialog extends EventTransformDialog implements ITransformDialog {
@@ -40,6 +41,8 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
   TextVar wTimeFormat;
   ComboVar wEpochUnit;
   TextVar wTimeZone;
+  ComboVar wPartitionField;
+  TextVar wPartitions;
   ComboVar wKind;
   TextVar wSize;
   TextVar wSlide;
@@ -74,6 +77,8 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wTimeFormat = text(time, "TimeFormat", wTimeField);
     wEpochUnit = combo(time, "EpochUnit", wTimeFormat, EPOCH_UNITS);
     wTimeZone = text(time, "TimeZone", wEpochUnit);
+    wPartitionField = combo(time, "PartitionField", wTimeZone, fields);
+    wPartitions = text(time, "Partitions", wPartitionField);
 
     Composite windows = tab("Tab.Windows");
     wKind = combo(windows, "Kind", null, WindowSettings.KINDS);
@@ -176,6 +181,8 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wTimeFormat.setText(show(input.getTimeFormat()));
     wEpochUnit.setText(show(input.getEpochUnit()));
     wTimeZone.setText(show(input.getTimeZone()));
+    wPartitionField.setText(show(input.getPartitionField()));
+    wPartitions.setText(show(input.getPartitions()));
     wKind.setText(show(input.getWindowKind()));
     wSize.setText(show(input.getWindowSize()));
     wSlide.setText(show(input.getWindowSlide()));
@@ -210,6 +217,8 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     input.setTimeFormat(value(wTimeFormat.getText()));
     input.setEpochUnit(value(wEpochUnit.getText()));
     input.setTimeZone(value(wTimeZone.getText()));
+    input.setPartitionField(value(wPartitionField.getText()));
+    input.setPartitions(value(wPartitions.getText()));
     input.setWindowKind(value(wKind.getText()));
     input.setWindowSize(value(wSize.getText()));
     input.setWindowSlide(value(wSlide.getText()));

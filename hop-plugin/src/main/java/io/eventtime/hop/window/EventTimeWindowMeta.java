@@ -173,6 +173,23 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
       injectionKeyDescription = "EventTimeWindowMeta.Injection.STATE_FOLDER")
   private String stateFolder;
 
+  /**
+   * The Integer field that tells each row's partition (Event Kafka Input's _partition, Hop's
+   * Kafka Consumer's partition); blank for one stream in arrival order.
+   */
+  @HopMetadataProperty(
+      key = "partition_field",
+      injectionKey = "PARTITION_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.PARTITION_FIELD")
+  private String partitionField;
+
+  /** How many partitions the stream has (0 to n-1), with a partition field: the topic's partition count. */
+  @HopMetadataProperty(
+      key = "partitions",
+      injectionKey = "PARTITIONS",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.PARTITIONS")
+  private String partitions;
+
   public EventTimeWindowMeta() {
     groupFields = new ArrayList<>();
     aggregates = new ArrayList<>();
@@ -198,6 +215,8 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
     lateReasonField = "late_reason";
     idleTimeout = null;
     stateFolder = null;
+    partitionField = null;
+    partitions = null;
   }
 
   @Override
@@ -458,5 +477,21 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
 
   public void setIdleTimeout(String idleTimeout) {
     this.idleTimeout = idleTimeout;
+  }
+
+  public String getPartitionField() {
+    return partitionField;
+  }
+
+  public void setPartitionField(String partitionField) {
+    this.partitionField = partitionField;
+  }
+
+  public String getPartitions() {
+    return partitions;
+  }
+
+  public void setPartitions(String partitions) {
+    this.partitions = partitions;
   }
 }

@@ -49,10 +49,23 @@ public final class WindowSettings {
   private final String lateReasonField;
   private final long idleTimeoutMillis;
   private final String stateFolder;
+  private final Partitioning partitioning;
+
+  /**
+   * Where a row's partition is and how many partitions the stream has (0 to {@code count - 1}),
+   * or, without a partition field, one partition: the rows in arrival order.
+   */
+  public record Partitioning(String field, int index, int count) {
+    static final Partitioning NONE = new Partitioning(null, -1, 1);
+
+    public boolean isPartitioned() {
+      return field != null;
+    }
+  }
 
   private WindowSettings(WindowQuery query, EventTimeReader timeReader, String timeField, int timeIndex,
       int[] keyIndexes, int[] inputIndexes, IRowMeta outputRowMeta, String lateReasonField, long idleTimeoutMillis,
-      String stateFolder) {
+      String stateFolder, Partitioning partitioning) {
     this.query = query;
     this.timeReader = timeReader;
     this.timeField = timeField;
@@ -63,6 +76,7 @@ public final class WindowSettings {
     this.lateReasonField = lateReasonField;
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.stateFolder = stateFolder;
+    this.partitioning = partitioning;
   }
 
   /**
@@ -176,11 +190,64 @@ public final class WindowSettings {
       idle = millis == null ? 0 : millis;
     }
 
+    String stateFolder = Settings.resolve(variables, meta.getStateFolder());
+    Partitioning partitioning = partitioning(meta, variables, input, idle > 0, stateFolder != null, problems);
+
     WindowQuery query = problems.size() > before || spec == null ? null
         : new WindowQuery(spec, keyFields, aggregates, delay, policy);
     return new WindowSettings(query, reader, timeField, timeIndex, bound.keyIndexes(), bound.aggregateInputIndexes(),
-        output, lateReason, idle,
-        Settings.resolve(variables, meta.getStateFolder()));
+        output, lateReason, idle, stateFolder, partitioning);
+  }
+
+  /**
+   * The partition field and the number of partitions. The partitions are fixed for the run, as
+   * the contract has them (those the source has at the start): a row of another partition is
+   * rejected, not taken as a partition that joins later.
+   */
+  private static Partitioning partitioning(EventTimeWindowMeta meta, IVariables variables, IRowMeta input,
+      boolean idleTimeout, boolean stateFolder, List<String> problems) {
+    String field = Settings.resolve(variables, meta.getPartitionField());
+    String countText = Settings.resolve(variables, meta.getPartitions());
+    if (field == null) {
+      if (countText != null) {
+        problems.add("Partitions: only with a partition field: pick the field that tells each row's partition,"
+            + " or clear Partitions");
+      }
+      return Partitioning.NONE;
+    }
+    int index = -1;
+    if (!Settings.undefinedVariable("Partition field", field, problems) && input != null) {
+      index = Settings.fieldIndex("Partition field", field, input, problems);
+      if (index >= 0 && input.getValueMeta(index).getType() != IValueMeta.TYPE_INTEGER) {
+        problems.add("Partition field: '" + field + "' is a " + input.getValueMeta(index).getTypeDesc()
+            + ": the partition field must be an Integer (Event Kafka Input's partition field is one)");
+      }
+    }
+    int count = 1;
+    if (countText == null) {
+      problems.add("Partitions: missing: with a partition field, give how many partitions the stream has"
+          + " (the topic's partition count, e.g. 3): rows of partitions 0 to that count less one are windowed");
+    } else if (!Settings.undefinedVariable("Partitions", countText, problems)) {
+      try {
+        count = Integer.parseInt(countText);
+      } catch (NumberFormatException e) {
+        count = 0;
+      }
+      if (count < 1) {
+        problems.add("Partitions: '" + countText + "' is not a whole number of at least 1: give the topic's"
+            + " partition count, e.g. 3");
+        count = 1;
+      }
+    }
+    if (stateFolder) {
+      problems.add("State folder: not with a partition field yet (the state shared with Event Kafka Input's offsets"
+          + " is still to come): clear the state folder, or the partition field");
+    }
+    if (idleTimeout) {
+      problems.add("Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come):"
+          + " clear the idle timeout, or the partition field");
+    }
+    return new Partitioning(field, index, count);
   }
 
   private static WindowSpec windowSpec(EventTimeWindowMeta meta, IVariables variables, List<String> problems) {
@@ -363,6 +430,11 @@ public final class WindowSettings {
    */
   public String stateFolder() {
     return stateFolder;
+  }
+
+  /** The partition field and the number of partitions, or one partition without a field. */
+  public Partitioning partitioning() {
+    return partitioning;
   }
 
   /** Wall-clock milliseconds without rows after which the watermark follows the clock; 0 for never. */

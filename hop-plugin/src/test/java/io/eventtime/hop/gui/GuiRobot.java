@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -16,7 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.ui.core.widget.TableView;
+import org.apache.hop.ui.hopgui.file.pipeline.HopGuiPipelineGraph;
+import org.eclipse.swt.custom.CCombo;
+import org.eclipse.swt.widgets.Text;
 import org.apache.hop.ui.hopgui.HopGui;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Rectangle;
@@ -288,5 +293,47 @@ public abstract class GuiRobot {
     try (Writer w = Files.newBufferedWriter(file)) {
       p.store(w, "what the robot found in HopGui");
     }
+  }
+
+  /** Opens a transform's dialog as a double click does, and waits for its window. */
+  protected Shell open(HopGuiPipelineGraph graph, String transform, String title) throws Exception {
+    ui(() -> {
+      display.asyncExec(() -> graph.editTransform(graph.getPipelineMeta(), graph.getPipelineMeta().findTransform(transform)));
+      return null;
+    });
+    return waitForShell(title);
+  }
+
+  /** The dialog's input widgets, found by the tooltips of their settings. */
+  protected Map<String, Control> widgets(Shell shell, Class<?> pkg, String prefix, String... keys) throws Exception {
+    return ui(() -> {
+      Map<String, Control> found = new TreeMap<>();
+      for (String key : keys) {
+        String message = BaseMessages.getString(pkg, prefix + "." + key + ".Tooltip");
+        // a text field shows its tooltip with the variables in it resolved: only the text before the first is fixed
+        String tooltip = message.contains("${") ? message.substring(0, message.indexOf("${")) : message;
+        Control c = find(shell, Control.class, x -> x.getToolTipText() != null
+            && (message.contains("${") ? x.getToolTipText().contains(tooltip) : x.getToolTipText().endsWith(tooltip))
+            && (x instanceof Text || x instanceof CCombo || (x instanceof Button b && (b.getStyle() & SWT.CHECK) != 0)));
+        found.put(key, Objects.requireNonNull(c, "no widget for " + key));
+      }
+      return found;
+    });
+  }
+
+  protected static void set(Map<String, Control> widgets, String key, String value) {
+    Control c = widgets.get(key);
+    if (c instanceof Text t) {
+      t.setText(value);
+    } else if (c instanceof CCombo combo) {
+      combo.setText(value);
+    } else {
+      throw new IllegalArgumentException(key + " is not a text: " + c);
+    }
+  }
+
+
+  protected void pressOk(Shell shell) throws Exception {
+    press(shell, BaseMessages.getString(GuiRobot.class, "System.Button.OK"));
   }
 }

@@ -411,46 +411,4 @@ public final class HopGuiDriver extends GuiRobot {
         String.valueOf(m.isAppend()), String.valueOf(m.isCreateParentFolder())));
     results.put("output.fields", m.getFields().stream().map(OutputField::getName).collect(Collectors.joining(",")));
   }
-
-  /** Opens a transform's dialog as a double click does, and waits for its window. */
-  private Shell open(HopGuiPipelineGraph graph, String transform, String title) throws Exception {
-    ui(() -> {
-      display.asyncExec(() -> graph.editTransform(graph.getPipelineMeta(), graph.getPipelineMeta().findTransform(transform)));
-      return null;
-    });
-    return waitForShell(title);
-  }
-
-  /** The dialog's input widgets, found by the tooltips of their settings. */
-  private Map<String, Control> widgets(Shell shell, Class<?> pkg, String prefix, String... keys) throws Exception {
-    return ui(() -> {
-      Map<String, Control> found = new TreeMap<>();
-      for (String key : keys) {
-        String message = BaseMessages.getString(pkg, prefix + "." + key + ".Tooltip");
-        // a text field shows its tooltip with the variables in it resolved: only the text before the first is fixed
-        String tooltip = message.contains("${") ? message.substring(0, message.indexOf("${")) : message;
-        Control c = find(shell, Control.class, x -> x.getToolTipText() != null
-            && (message.contains("${") ? x.getToolTipText().contains(tooltip) : x.getToolTipText().endsWith(tooltip))
-            && (x instanceof Text || x instanceof CCombo || (x instanceof Button b && (b.getStyle() & SWT.CHECK) != 0)));
-        found.put(key, Objects.requireNonNull(c, "no widget for " + key));
-      }
-      return found;
-    });
-  }
-
-  private static void set(Map<String, Control> widgets, String key, String value) {
-    Control c = widgets.get(key);
-    if (c instanceof Text t) {
-      t.setText(value);
-    } else if (c instanceof CCombo combo) {
-      combo.setText(value);
-    } else {
-      throw new IllegalArgumentException(key + " is not a text: " + c);
-    }
-  }
-
-
-  private void pressOk(Shell shell) throws Exception {
-    press(shell, BaseMessages.getString(HopGuiDriver.class, "System.Button.OK"));
-  }
 }

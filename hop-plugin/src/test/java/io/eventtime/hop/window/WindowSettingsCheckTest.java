@@ -242,4 +242,42 @@ class WindowSettingsCheckTest {
     assertThat(r.errors()).isPositive();
     assertThat(r.rows("out")).isEmpty();
   }
+
+  @Test
+  void aPartitionFieldNeedsAnIntegerFieldOfTheInputAndTheNumberOfPartitions() {
+    EventTimeWindowMeta m = valid();
+    m.setPartitionField("amount");
+    m.setPartitions("3");
+    assertThat(errors(m)).isEmpty();
+
+    m.setPartitionField("merchant");
+    m.setPartitions(null);
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Partition field: 'merchant' is a String: the partition field must be an Integer (Event Kafka Input's"
+            + " partition field is one)",
+        "Partitions: missing: with a partition field, give how many partitions the stream has (the topic's partition"
+            + " count, e.g. 3): rows of partitions 0 to that count less one are windowed");
+
+    m.setPartitionField("_partition");
+    m.setPartitions("0");
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Partition field: the field '_partition' is not in the input: pick one of merchant, amount, event_time",
+        "Partitions: '0' is not a whole number of at least 1: give the topic's partition count, e.g. 3");
+
+    m.setPartitionField("amount");
+    m.setPartitions("three");
+    m.setStateFolder("/tmp/state");
+    m.setIdleTimeout("10 SECONDS");
+    assertThat(errors(m)).containsExactlyInAnyOrder(
+        "Partitions: 'three' is not a whole number of at least 1: give the topic's partition count, e.g. 3",
+        "State folder: not with a partition field yet (the state shared with Event Kafka Input's offsets is still to"
+            + " come): clear the state folder, or the partition field",
+        "Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come): clear the"
+            + " idle timeout, or the partition field");
+
+    m = valid();
+    m.setPartitions("3");
+    assertThat(errors(m)).containsExactly("Partitions: only with a partition field: pick the field that tells each"
+        + " row's partition, or clear Partitions");
+  }
 }

@@ -24,7 +24,8 @@ class PluginZipInHopInstallationIT {
     assertThat(hop.libCoreJars()).anyMatch(n -> n.startsWith("hop-engine-")).noneMatch(n -> n.startsWith("eventtime"));
     assertThat(hop.unzipIntoPlugins(Path.of(System.getProperty("plugin.zip"))))
         .contains("transforms/eventtime/eventtime-hop-plugin-0.1.0-SNAPSHOT.jar",
-            "transforms/eventtime/lib/eventtime-core-0.1.0-SNAPSHOT.jar");
+            "transforms/eventtime/lib/eventtime-core-0.1.0-SNAPSHOT.jar",
+            "transforms/eventtime/lib/kafka-clients-3.7.0.jar");
 
     Path out = Files.createDirectories(work.resolve("out"));
     Path sample = Path.of(System.getProperty("samples.folder"), "example-c-tumbling.hpl");
