@@ -55,12 +55,15 @@ import org.apache.beam.sdk.values.Row;
  * with {@link EventTimeMetrics#stats}.
  *
  * <p><b>An unbounded input</b> (docs/live-streams.md) takes the same builder and gives the same
- * outputs; the transform picks its path from {@code input.isBounded()}. For now the input is one
- * partition: the arrival field holds each row's position in it (a Kafka offset, a line number),
- * and each row's Beam timestamp is its arrival stamp, the time it was read, never going back as
- * the positions go on. The window rows, late rows with their reasons, rejected rows and stats are
- * exactly those of the same rows replayed as a bounded input, however the runner bundles and
- * orders them; each window row leaves as soon as the contract's watermark closes it, while the
+ * outputs; the transform picks its path from {@code input.isBounded()}. The input is one
+ * partition, or several with {@link #withPartitionField} and {@link #withPartitions}: the arrival
+ * field holds each row's position in its partition (a Kafka offset, a line number), and each
+ * row's Beam timestamp is its arrival stamp, the time it was read, never going back as the
+ * positions go on. On one partition the window rows, late rows with their reasons, rejected rows
+ * and stats are exactly those of the same rows replayed as a bounded input, however the runner
+ * bundles and orders them; on several, each row is late or not by its own partition's watermark
+ * and a window leaves once every partition's watermark has closed it, so the results do not
+ * depend on how the partitions interleave; each window row leaves as soon as the contract's watermark closes it, while the
  * pipeline runs, and every window still open leaves when the input ends or is drained. A row
  * whose position is at or below one already folded fails the run, naming both. Beam forbids
  * stamping an output before what produced it, so on this path a window row carries a timestamp

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * (default {@value #DEFAULT_STREAMS}).
  */
 class LiveInterleavingTest {
-  static final int DEFAULT_STREAMS = 8;
+  static final int DEFAULT_STREAMS = 6;
   private static final int STREAMS_PER_PIPELINE = 12;
   private static final Schema SCHEMA = Schema.builder().addInt32Field("stream").addInt32Field(KafkaRows.PARTITION_FIELD)
       .addStringField("user").addInt64Field("amount").addNullableField("event_time", Schema.FieldType.STRING)
@@ -111,6 +111,50 @@ class LiveInterleavingTest {
     assertThat(contract.confinedAlone).containsExactly(window("acme", "00:01", "00:09", 2));
     for (long seed = 1; seed <= 3; seed++) {
       runAndAssert(List.of(l3), new Random(seed), 2);
+    }
+  }
+
+  /** The window rows of example L4's runs, gathered in this JVM (the DirectRunner runs in it). */
+  private static final java.util.Queue<String> L4_ROWS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  /**
+   * L4, the documented exception: under policy {@code window} P1's session grows backwards with
+   * late rows and joins P0's only if that one is still waiting; the output is one of exactly the
+   * two outcomes, never a third, with the stats that go with it.
+   */
+  @Test
+  void exampleL4_aSessionGrowingBackwardsGivesOneOfTheTwoOutcomes() {
+    WindowQuery query = WindowQuery.of(WindowSpec.session(300_000)).withKeys("user").withLatePolicy(LatePolicy.WINDOW)
+        .withAggregates(AggregateSpec.countAll("n"));
+    Stream l4 = new Stream(2, query, new int[] {0, 1}, List.of(rows(2, 0, "k", "00:10", "00:12", "00:40"),
+        rows(2, 1, "k", "00:30", "00:25", "00:20", "00:16")));
+    List<String> apart = List.of(window("k", "00:10", "00:17", 2), window("k", "00:16", "00:35", 4),
+        window("k", "00:40", "00:45", 1));
+    List<String> joined = List.of(window("k", "00:10", "00:35", 6), window("k", "00:40", "00:45", 1));
+    for (long seed = 1; seed <= 3; seed++) {
+      L4_ROWS.clear();
+      Random random = new Random(seed);
+      Pipeline p = LiveWindowExamplesTest.pipeline();
+      List<TimestampedValue<Row>> arrivals = interleave(List.of(l4), random, 1);
+      EventTimeWindowResult r = p.apply("Live", LiveStreams.shuffled(SCHEMA, arrivals, random, 2))
+          .apply(l4.name(), EventTimeWindow.of(query).withTimeField("event_time")
+              .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(0, 1));
+      r.windows().apply("Gather", MapElements.into(TypeDescriptors.strings()).via((Row w) -> {
+        String text = ConformanceSuite.formatRow(w);
+        L4_ROWS.add(text);
+        return text;
+      }));
+      PipelineResult result = p.run();
+      result.waitUntilFinish();
+      List<String> got = new ArrayList<>(L4_ROWS);
+      Stats stats = EventTimeMetrics.stats(result, l4.name());
+      if (got.size() == apart.size()) {
+        assertThat(got).containsExactlyInAnyOrderElementsOf(apart);
+        assertThat(stats).isEqualTo(new Stats(7, 3, 0, 3, 7, 0));
+      } else {
+        assertThat(got).containsExactlyInAnyOrderElementsOf(joined);
+        assertThat(stats).isEqualTo(new Stats(7, 2, 0, 2, 7, 0));
+      }
     }
   }
 
