@@ -63,9 +63,12 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   @StateId("held")
   private final StateSpec<ValueState<OpenState>> heldSpec;
 
-  /** How many reports the bucket has sent to the count of closed windows. */
+  /**
+   * How many reports the bucket has sent to the count of closed windows, and the floor of the
+   * last: a fold that emitted nothing and left the floor where it was sends none.
+   */
   @StateId("reported")
-  private final StateSpec<ValueState<Long>> reportedSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+  private final StateSpec<ValueState<List<Long>>> reportedSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
 
   @TimerId("end")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
@@ -84,7 +87,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   @ProcessElement
   public void process(@Element KV<Integer, LiveBatch> element, MultiOutputReceiver out,
       @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
-      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<Long> reported,
+      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported,
       @TimerId("end") Timer end) {
     end.set(GlobalWindow.INSTANCE.maxTimestamp());
     List<Long> read = next.read();
@@ -190,7 +193,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
      * and below which end it can emit no more: the stream's watermark, and below the end of every
      * session still waiting to be joined.
      */
-    void hold(ValueState<OpenState> held, ValueState<Long> reported, int bucket, MultiOutputReceiver out) {
+    void hold(ValueState<OpenState> held, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
       Long watermark = processor.watermark();
       OpenState state = processor.hold();
       held.write(state);
@@ -201,10 +204,13 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       report(floor, reported, bucket, out);
     }
 
-    void report(long floor, ValueState<Long> reported, int bucket, MultiOutputReceiver out) {
-      Long sent = reported.read();
-      long sequence = sent == null ? 0 : sent;
-      reported.write(sequence + 1);
+    void report(long floor, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
+      List<Long> sent = reported.read();
+      if (sent != null && intervals.isEmpty() && sent.get(1) == floor) {
+        return;
+      }
+      long sequence = sent == null ? 0 : sent.get(0);
+      reported.write(List.of(sequence + 1, floor));
       out.get(closed).outputWithTimestamp(
           KV.of(CountLiveWindowsClosed.KEY, new CountLiveWindowsClosed.Report(bucket, sequence, floor, intervals)),
           new Instant(latestStamp));
@@ -215,7 +221,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   @OnTimer("end")
   public void onEnd(OnTimerContext c, @Key Integer bucket, MultiOutputReceiver out,
       @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
-      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<Long> reported) {
+      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported) {
     if (early.read().iterator().hasNext()) {
       throw new IllegalStateException("bucket " + bucket + " ended with releases still waiting for releases "
           + next.read() + " (by partition), which never came");
