@@ -24,8 +24,8 @@ import org.apache.beam.sdk.values.KV;
  * Counts the windows closed on the live path ({@value EventTimeMetrics#WINDOWS_CLOSED}): the
  * distinct intervals the key buckets emit, one window of several keys (in several buckets) being
  * one window. Each bucket sends, after a fold that emitted windows or moved its floor, a
- * {@link Report} of the intervals it emitted and its floor: the end below which it can emit no more (its stream watermark, and below the end of
- * every session it holds waiting to be joined). Under one key, the reports of each bucket are put
+ * {@link Report} of the intervals it emitted and its floor: the end below which it can emit no
+ * more (its stream watermark, and below the end of every session it holds waiting to be joined). Under one key, the reports of each bucket are put
  * back in their order; an interval is counted the first time it comes and remembered until every
  * bucket's floor is past its end, after which no bucket can emit it again. Memory is the
  * intervals between the least and the greatest floor of the buckets.

@@ -63,8 +63,8 @@ import org.apache.beam.sdk.values.Row;
  * and stats are exactly those of the same rows replayed as a bounded input, however the runner
  * bundles and orders them; on several, each row is late or not by its own partition's watermark
  * and a window leaves once every partition's watermark has closed it, so the results do not
- * depend on how the partitions interleave; each window row leaves as soon as the contract's watermark closes it, while the
- * pipeline runs, and every window still open leaves when the input ends or is drained. A row
+ * depend on how the partitions interleave. Each window row leaves as soon as the contract's
+ * watermark closes it, while the pipeline runs, and every window still open leaves when the input ends or is drained. A row
  * whose position is at or below one already folded fails the run, naming both. Beam forbids
  * stamping an output before what produced it, so on this path a window row carries a timestamp
  * just after the arrival stamp of the row that closed it (the end of the global window for those

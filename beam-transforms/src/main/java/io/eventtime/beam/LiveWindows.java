@@ -27,8 +27,9 @@ import org.joda.time.Instant;
  * back in position order with the partition's watermark before each ({@link OrderPartitionFn});
  * each key bucket folds its rows with the core's {@code PartitionedWindowProcessor}, learning every
  * partition's watermark, and emits each window as soon as the stream's watermark closes it
- * ({@link FoldBucketFn}); the distinct intervals emitted are counted ({@link CountLiveWindowsClosed}). Only portable Beam:
- * state, event-time timers and standard coders.
+ * ({@link FoldBucketFn}); the distinct intervals emitted are counted
+ * ({@link CountLiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
+ * coders.
  */
 final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
@@ -118,7 +119,10 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
       int partition = partitions.indexOf(row);
       if (partition < 0) {
         rowsRejected.inc();
-        out.get(rejected).output(ProblemRows.of(plan.problems, row, partitions.field(), partitions.unknownReason(row)));
+        Long position = plan.position(row);
+        String where = position == null ? "" : plan.where(position) + ", ";
+        out.get(rejected).output(
+            ProblemRows.of(plan.problems, row, partitions.field(), where + partitions.unknownReason(row)));
         return;
       }
       ArrivedRow arrived = ReadEventTimesFn.read(plan, row, out.get(rejected)::output);

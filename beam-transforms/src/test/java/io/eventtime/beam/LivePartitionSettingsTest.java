@@ -113,12 +113,14 @@ class LivePartitionSettingsTest {
         window().withPartitionField("p_null").withPartitions(0, 1));
     PAssert.that(byPart.rejected().apply("PartReasons", MapElements.into(TypeDescriptors.strings())
         .via((Row r) -> r.getString(ProblemRows.FIELD) + ": " + r.getString(ProblemRows.REASON))))
-        .containsInAnyOrder("part: field part: partition 7 is not one of the stream's partitions 0, 1 (withPartitions)");
+        .containsInAnyOrder(
+            "part: arrival 2, field part: partition 7 is not one of the stream's partitions 0, 1 (withPartitions)");
     PAssert.that(byNullable.rejected().apply("NullReasons", MapElements.into(TypeDescriptors.strings())
         .via((Row r) -> r.getString(ProblemRows.FIELD) + ": " + r.getString(ProblemRows.REASON))))
         .containsInAnyOrder(
-            "p_null: field p_null: partition 7 is not one of the stream's partitions 0, 1 (withPartitions)",
-            "p_null: field p_null: the row names no partition (null), so its lateness cannot be decided");
+            "p_null: arrival 2, field p_null: partition 7 is not one of the stream's partitions 0, 1"
+                + " (withPartitions)",
+            "p_null: arrival 3, field p_null: the row names no partition (null), so its lateness cannot be decided");
     PAssert.that(byPart.windows().apply("PartRows", MapElements.into(TypeDescriptors.strings())
         .via(ConformanceSuite::formatRow))).containsInAnyOrder("2026-03-01 00:00:00|2026-03-01 00:10:00|3");
     PAssert.that(byNullable.windows().apply("NullRows", MapElements.into(TypeDescriptors.strings())
