@@ -20,6 +20,9 @@ import org.apache.beam.sdk.util.VarInt;
  * keeps ({@link PartialAggregate}): a count is one number, not a serialised Java object.
  */
 final class AccumulatorsCoder extends CustomCoder<Accumulator[]> {
+  /** The flag of a first or last partial that keeps the event time of its row. */
+  private static final int BY_ARRIVAL_EVENT_TIME = 2;
+
   private final AggregateKind[] kinds;
 
   private AccumulatorsCoder(AggregateKind[] kinds) {
@@ -59,9 +62,14 @@ final class AccumulatorsCoder extends CustomCoder<Accumulator[]> {
       } else if (state instanceof PartialAggregate.Extreme e) {
         ValuesCoder.encodeValue(e.value(), out);
       } else if (state instanceof PartialAggregate.ByArrival b) {
-        out.write(b.any() ? 1 : 0);
+        // the event time of the row taken, which merging the partials of several partitions needs
+        Long eventTime = ((Accumulator.ByArrival) acc).eventTime();
+        out.write((b.any() ? 1 : 0) | (eventTime != null ? BY_ARRIVAL_EVENT_TIME : 0));
         VarInt.encode(b.arrival(), out);
         ValuesCoder.encodeValue(b.value(), out);
+        if (eventTime != null) {
+          VarInt.encode(eventTime, out);
+        }
       } else {
         Set<Object> values = ((PartialAggregate.Distinct) state).values();
         VarInt.encode(values.size(), out);
@@ -76,9 +84,23 @@ final class AccumulatorsCoder extends CustomCoder<Accumulator[]> {
   public Accumulator[] decode(InputStream in) throws IOException {
     Accumulator[] accs = new Accumulator[kinds.length];
     for (int i = 0; i < kinds.length; i++) {
-      accs[i] = read(kinds[i], in).toAccumulator(kinds[i]);
+      if (kinds[i] == AggregateKind.FIRST || kinds[i] == AggregateKind.LAST) {
+        accs[i] = readByArrival(kinds[i], in);
+      } else {
+        accs[i] = read(kinds[i], in).toAccumulator(kinds[i]);
+      }
     }
     return accs;
+  }
+
+  private static Accumulator readByArrival(AggregateKind kind, InputStream in) throws IOException {
+    int flags = in.read();
+    Accumulator acc = new PartialAggregate.ByArrival((flags & 1) != 0, VarInt.decodeLong(in),
+        ValuesCoder.decodeValue(in)).toAccumulator(kind);
+    if ((flags & BY_ARRIVAL_EVENT_TIME) != 0) {
+      ((Accumulator.ByArrival) acc).restoreEventTime(VarInt.decodeLong(in));
+    }
+    return acc;
   }
 
   private static PartialAggregate read(AggregateKind kind, InputStream in) throws IOException {
@@ -95,10 +117,6 @@ final class AccumulatorsCoder extends CustomCoder<Accumulator[]> {
       case MIN:
       case MAX:
         return new PartialAggregate.Extreme(ValuesCoder.decodeValue(in));
-      case FIRST:
-      case LAST:
-        boolean any = in.read() == 1;
-        return new PartialAggregate.ByArrival(any, VarInt.decodeLong(in), ValuesCoder.decodeValue(in));
       case COUNT_DISTINCT:
         int n = VarInt.decodeInt(in);
         Set<Object> values = new HashSet<>();

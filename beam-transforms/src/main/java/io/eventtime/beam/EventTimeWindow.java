@@ -55,13 +55,16 @@ import org.apache.beam.sdk.values.Row;
  * with {@link EventTimeMetrics#stats}.
  *
  * <p><b>An unbounded input</b> (docs/live-streams.md) takes the same builder and gives the same
- * outputs; the transform picks its path from {@code input.isBounded()}. For now the input is one
- * partition: the arrival field holds each row's position in it (a Kafka offset, a line number),
- * and each row's Beam timestamp is its arrival stamp, the time it was read, never going back as
- * the positions go on. The window rows, late rows with their reasons, rejected rows and stats are
- * exactly those of the same rows replayed as a bounded input, however the runner bundles and
- * orders them; each window row leaves as soon as the contract's watermark closes it, while the
- * pipeline runs, and every window still open leaves when the input ends or is drained. A row
+ * outputs; the transform picks its path from {@code input.isBounded()}. The input is one
+ * partition, or several with {@link #withPartitionField} and {@link #withPartitions}: the arrival
+ * field holds each row's position in its partition (a Kafka offset, a line number), and each
+ * row's Beam timestamp is its arrival stamp, the time it was read, never going back as the
+ * positions go on. On one partition the window rows, late rows with their reasons, rejected rows
+ * and stats are exactly those of the same rows replayed as a bounded input, however the runner
+ * bundles and orders them; on several, each row is late or not by its own partition's watermark
+ * and a window leaves once every partition's watermark has closed it, so the results do not
+ * depend on how the partitions interleave. Each window row leaves as soon as the contract's
+ * watermark closes it, while the pipeline runs, and every window still open leaves when the input ends or is drained. A row
  * whose position is at or below one already folded fails the run, naming both. Beam forbids
  * stamping an output before what produced it, so on this path a window row carries a timestamp
  * just after the arrival stamp of the row that closed it (the end of the global window for those
@@ -100,6 +103,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
       + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
       + " input to carry the open windows over to the next run";
+  /** Why a partition field is refused on a bounded input, for now. */
+  static final String BOUNDED_PARTITIONS_REFUSAL = "EventTimeWindow on a bounded input reads one partition, in"
+      + " the order of its arrival field: withPartitionField and withPartitions are for an unbounded input (a live"
+      + " stream of several partitions); a bounded read of several partitions is not offered yet";
   private static final String NULL_DELAY = "the watermark delay is null: give a duration of zero or more"
       + " (Duration.ZERO for none)";
 
@@ -119,6 +126,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     transient OpenState restored = OpenState.empty();
     /** Where the run writes the state it hands on (a Beam file system resource), or null when it keeps none. */
     String handoff;
+    /** The field naming each row's partition, null for one partition. */
+    String partitionField;
+    /** Every partition of the stream, null while not given. */
+    int[] partitions;
 
     Settings copy() {
       try {
@@ -276,6 +287,55 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     });
   }
 
+  /**
+   * The INT32 (or INT64, INT16, BYTE) field that names each row's partition on an unbounded input,
+   * such as {@link KafkaRows#PARTITION_FIELD}; without it the input is one partition. Each
+   * partition's rows are ordered by their arrival field (the Kafka offset) and have their own
+   * watermark: a row is late or not by its own partition's earlier rows, and a window is emitted
+   * once every partition's watermark has closed it, with the rows of all of them, so the results do
+   * not depend on how the partitions interleave (docs/semantics.md, "Live, partitioned streams").
+   * Needs {@link #withPartitions}. A bounded input is one partition (a replay in arrival order):
+   * there it is refused when the transform is applied.
+   *
+   * <pre>{@code
+   * KafkaRows.Result kafka = p.apply(KafkaRows.read().withBootstrapServers(servers).withTopic("payments"));
+   * kafka.rows().apply(EventTimeWindow.of(WindowSpecs.tumbling(Duration.standardMinutes(10)))
+   *     .withTimeField("event_time")
+   *     .withPartitionField(KafkaRows.PARTITION_FIELD)
+   *     .withPartitions(kafka.partitions()));
+   * }</pre>
+   */
+  public EventTimeWindow withPartitionField(String field) {
+    if (field == null || field.isEmpty()) {
+      throw new IllegalArgumentException("the partition field is " + (field == null ? "null" : "empty")
+          + ": name the integer field that holds each row's partition");
+    }
+    return with(s -> s.partitionField = field);
+  }
+
+  /**
+   * Every partition of the stream, by id (the values of the {@link #withPartitionField partition
+   * field}); their order is ascending id. Required with a partition field: a partition that has
+   * sent no row has no watermark yet and holds every window back until it does, so the transform
+   * must know it before its first row. A row naming another partition, or none, is rejected with
+   * the reason. Refused when empty or when an id repeats.
+   */
+  public EventTimeWindow withPartitions(int... ids) {
+    if (ids == null) {
+      throw new IllegalArgumentException("the partitions are null: give every partition id of the stream");
+    }
+    LivePartitions.of("partition", ids);
+    return with(s -> s.partitions = ids.clone());
+  }
+
+  /** {@link #withPartitions(int...)} from a list, such as {@link KafkaRows.Result#partitions()}. */
+  public EventTimeWindow withPartitions(List<Integer> ids) {
+    if (ids == null) {
+      throw new IllegalArgumentException("the partitions are null: give every partition id of the stream");
+    }
+    return withPartitions(ids.stream().mapToInt(Integer::intValue).toArray());
+  }
+
   /** The query this transform runs. */
   public WindowQuery query() {
     return settings.query;
@@ -308,6 +368,11 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     builder.add(DisplayData.item("windowFields", settings.startName + ", " + settings.endName)
         .withLabel("Window bound columns"));
     builder.add(DisplayData.item("blockBits", settings.blockBits).withLabel("Arrival positions per block (bits)"));
+    builder.addIfNotNull(DisplayData.item("partitionField", settings.partitionField).withLabel("Partition field"));
+    if (settings.partitions != null) {
+      builder.add(DisplayData.item("partitions", LivePartitions.of("partition", settings.partitions).describe())
+          .withLabel("Partitions"));
+    }
     builder.addIfNotNull(DisplayData.item("stateHandoff", settings.handoff).withLabel("State hand-off file"));
   }
 
@@ -323,6 +388,12 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       throw new IllegalArgumentException("no time field: name the field that holds the event time with withTimeField(...)");
     }
     ReadEventTimes.requireGlobalWindow(input);
+    if (input.isBounded() == PCollection.IsBounded.BOUNDED
+        && (settings.partitionField != null || settings.partitions != null)) {
+      throw new IllegalArgumentException(BOUNDED_PARTITIONS_REFUSAL);
+    }
+    LivePartitions partitions = LivePartitions.of(settings.partitionField, settings.partitions);
+    partitions.check(input.getSchema());
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
       if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
@@ -332,7 +403,7 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-      return input.apply("LiveWindows", new LiveWindows(plan));
+      return input.apply("LiveWindows", new LiveWindows(plan, partitions));
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);

@@ -1,10 +1,10 @@
 package io.eventtime.beam;
 
 import io.eventtime.core.OpenState;
-import io.eventtime.core.WindowProcessor;
+import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
@@ -26,162 +26,214 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.joda.time.Instant;
 
 /**
- * The live path's folding step, keyed by key bucket: the core's {@link WindowProcessor} over the
- * bucket's keys, held between bundles in Beam state as the core's {@link OpenState} (the
- * partition's latest event time, the bucket's next arrival number and its open windows). The
- * releases of {@link OrderPartitionFn} are put back in sequence order (a runner may reorder them
- * between the steps); each row is folded after the processor's watermark is moved to the row's
- * own (the partition's over all keys), so that lateness is the contract's, and after each release
- * to the partition's watermark after it, so that every window it closes leaves at once. The
- * window rows, late rows and closed intervals of a release carry its timestamp; at the end of the
- * input (a timer at the end of the global window) every open window is emitted.
+ * The live path's folding step, keyed by key bucket: the core's {@link PartitionedWindowProcessor}
+ * over the bucket's keys and every partition, held between bundles in Beam state as the core's
+ * {@link OpenState} ({@link PartitionedWindowProcessor#hold} and {@link PartitionedWindowProcessor#resume}:
+ * each partition's latest event time and next arrival, each partition's part of the open windows,
+ * the sessions waiting to be joined across partitions). The releases of {@link OrderPartitionFn}
+ * are put back in sequence order per partition (a runner may reorder them between the steps);
+ * each row is folded after its partition's watermark in the processor is moved to the row's own
+ * (the partition's over all keys), so that lateness is the contract's, and after each release to
+ * the partition's watermark after it. Every bucket hears of every step of every partition's
+ * watermark, so the processor's stream watermark (the least over the partitions) is the stream's,
+ * and each window leaves once it closes it, with the rows of every partition, merged in partition
+ * order. The window rows and late rows of a release carry its timestamp; what the bucket emitted
+ * and how far it can still emit goes to {@link CountLiveWindowsClosed}. At the end of the input (a
+ * timer at the end of the global window) every open window is emitted.
  */
 final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final WindowPlan plan;
+  private final LivePartitions partitions;
   private final TupleTag<Row> windows;
   private final TupleTag<Row> late;
-  private final TupleTag<KV<Integer, KV<Long, Long>>> closed;
+  private final TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed;
   private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
   private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
 
-  /** The sequence number of the next release to fold, null before the first. */
+  /** The sequence number of each partition's next release to fold, null before the first release. */
   @StateId("next")
-  private final StateSpec<ValueState<Long>> nextSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+  private final StateSpec<ValueState<List<Long>>> nextSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
 
-  /** Releases that came before one sent ahead of them. */
+  /** Releases that came before one sent ahead of them by their partition. */
   @StateId("early")
   private final StateSpec<BagState<LiveBatch>> earlySpec;
 
-  @StateId("maxEventTime")
-  private final StateSpec<ValueState<Long>> maxEventTimeSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+  /** The processor's state, null before the first release. */
+  @StateId("held")
+  private final StateSpec<ValueState<OpenState>> heldSpec;
 
-  @StateId("nextArrival")
-  private final StateSpec<ValueState<Long>> nextArrivalSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
-
-  @StateId("open")
-  private final StateSpec<ValueState<List<OpenState.OpenWindow>>> openSpec;
+  /**
+   * How many reports the bucket has sent to the count of closed windows, and the floor of the
+   * last: a fold that emitted nothing and left the floor where it was sends none.
+   */
+  @StateId("reported")
+  private final StateSpec<ValueState<List<Long>>> reportedSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
 
   @TimerId("end")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  FoldBucketFn(WindowPlan plan, TupleTag<Row> windows, TupleTag<Row> late, TupleTag<KV<Integer, KV<Long, Long>>> closed) {
+  FoldBucketFn(WindowPlan plan, LivePartitions partitions, TupleTag<Row> windows, TupleTag<Row> late,
+      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed) {
     this.plan = plan;
+    this.partitions = partitions;
     this.windows = windows;
     this.late = late;
     this.closed = closed;
     this.earlySpec = StateSpecs.bag(LiveBatch.coder(plan.input));
-    this.openSpec = StateSpecs.value(ListCoder.of(OpenWindowCoder.of(plan.query.aggregates())));
-  }
-
-  /** The bucket's processor state in Beam state. */
-  private record Held(ValueState<Long> maxEventTime, ValueState<Long> nextArrival,
-      ValueState<List<OpenState.OpenWindow>> open) {
-    OpenState read() {
-      Long arrival = nextArrival.read();
-      List<OpenState.OpenWindow> windows = open.read();
-      return new OpenState(maxEventTime.read(), arrival == null ? 0 : arrival, windows == null ? List.of() : windows);
-    }
-
-    void write(OpenState state) {
-      if (state.maxEventTime() == null) {
-        maxEventTime.clear();
-      } else {
-        maxEventTime.write(state.maxEventTime());
-      }
-      nextArrival.write(state.nextArrival());
-      open.write(state.windows());
-    }
+    this.heldSpec = StateSpecs.value(NullableCoder.of(OpenStateCoder.of(plan.query.aggregates())));
   }
 
   @ProcessElement
   public void process(@Element KV<Integer, LiveBatch> element, MultiOutputReceiver out,
-      @StateId("next") ValueState<Long> next, @StateId("early") BagState<LiveBatch> early,
-      @StateId("maxEventTime") ValueState<Long> maxEventTime, @StateId("nextArrival") ValueState<Long> nextArrival,
-      @StateId("open") ValueState<List<OpenState.OpenWindow>> open, @TimerId("end") Timer end) {
+      @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
+      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported,
+      @TimerId("end") Timer end) {
     end.set(GlobalWindow.INSTANCE.maxTimestamp());
-    Long expectedOrNull = next.read();
-    long expected = expectedOrNull == null ? 0 : expectedOrNull;
+    List<Long> read = next.read();
+    List<Long> expected = read == null ? new ArrayList<>(Collections.nCopies(partitions.count(), 0L))
+        : new ArrayList<>(read);
     LiveBatch batch = element.getValue();
-    if (batch.sequence != expected) {
-      if (batch.sequence < expected) {
+    long due = expected.get(batch.partition);
+    if (batch.sequence != due) {
+      if (batch.sequence < due) {
         throw new IllegalStateException("bucket " + element.getKey() + " got release " + batch.sequence
-            + " twice: the runner delivered an element twice to one key");
+            + " of partition " + partitions.id(batch.partition) + " twice: the runner delivered an element twice to"
+            + " one key");
       }
       early.add(batch);
       return;
     }
-    Held held = new Held(maxEventTime, nextArrival, open);
     List<LiveBatch> waiting = new ArrayList<>();
     early.read().forEach(waiting::add);
-    waiting.sort(Comparator.comparingLong(b -> b.sequence));
-    fold(batch, held, out);
-    expected++;
-    int used = 0;
-    while (used < waiting.size() && waiting.get(used).sequence == expected) {
-      fold(waiting.get(used++), held, out);
-      expected++;
+    int waited = waiting.size();
+    Fold fold = new Fold(held.read());
+    fold.fold(batch, out);
+    expected.set(batch.partition, batch.sequence + 1);
+    boolean more = true;
+    while (more) {
+      more = false;
+      for (int i = 0; i < waiting.size(); i++) {
+        LiveBatch w = waiting.get(i);
+        if (w.sequence == expected.get(w.partition)) {
+          fold.fold(w, out);
+          expected.set(w.partition, w.sequence + 1);
+          waiting.remove(i);
+          more = true;
+          break;
+        }
+      }
     }
     next.write(expected);
-    if (used > 0) {
+    if (waiting.size() < waited) {
       early.clear();
-      waiting.subList(used, waiting.size()).forEach(early::add);
+      waiting.forEach(early::add);
     }
+    fold.hold(held, reported, element.getKey(), out);
   }
 
-  /** Folds one release with the core's processor, from the state and back. */
-  private void fold(LiveBatch batch, Held held, MultiOutputReceiver out) {
-    List<WindowResult> emitted = new ArrayList<>();
-    WindowProcessor processor = new WindowProcessor(plan.query, emitted::add, held.read());
-    Instant stamp = new Instant(batch.stamp);
-    long folded = 0;
-    long dropped = 0;
-    for (ArrivedRow r : batch.rows) {
-      if (r.watermark != ArrivedRow.NO_WATERMARK) {
-        processor.advanceWatermarkTo(r.watermark);
-      }
-      if (processor.process(plan.key(r.row), r.eventTime, plan.inputs(r.row))) {
-        folded++;
-      } else {
-        dropped++;
-        out.get(late).outputWithTimestamp(ProblemRows.of(plan.problems, r.row, plan.timeField,
-            ProblemRows.lateReasonAt(plan.where(r.position), processor.lateReason(r.eventTime))), stamp);
-      }
-    }
-    if (batch.watermarkAfter != ArrivedRow.NO_WATERMARK) {
-      processor.advanceWatermarkTo(batch.watermarkAfter);
-    }
-    rowsFolded.inc(folded);
-    lateDropped.inc(dropped);
-    held.write(processor.hold());
-    emit(emitted, stamp, out);
-  }
+  /** One processor from the bucket's state, for the releases folded from one element. */
+  private final class Fold {
+    private final List<WindowResult> emitted = new ArrayList<>();
+    private final PartitionedWindowProcessor processor;
+    private final List<KV<Long, Long>> intervals = new ArrayList<>();
+    private long latestStamp = Long.MIN_VALUE;
 
-  private void emit(List<WindowResult> emitted, Instant stamp, MultiOutputReceiver out) {
-    for (WindowResult w : emitted) {
-      out.get(windows).outputWithTimestamp(plan.windowRow(w.key(), w.start(), w.end(), w.values()), stamp);
-      out.get(closed).outputWithTimestamp(KV.of(0, KV.of(w.start(), w.end())), stamp);
+    Fold(OpenState state) {
+      processor = state == null
+          ? new PartitionedWindowProcessor(plan.query, partitions.count(), emitted::add)
+          : PartitionedWindowProcessor.resume(plan.query, emitted::add, state);
     }
-    rowsOut.inc(emitted.size());
+
+    /** Folds one release of one partition: each row at the watermark before it, then the watermark after. */
+    void fold(LiveBatch batch, MultiOutputReceiver out) {
+      Instant stamp = new Instant(batch.stamp);
+      latestStamp = Math.max(latestStamp, batch.stamp);
+      int p = batch.partition;
+      long folded = 0;
+      long dropped = 0;
+      for (ArrivedRow r : batch.rows) {
+        if (r.watermark != ArrivedRow.NO_WATERMARK) {
+          processor.advanceWatermarkTo(p, r.watermark);
+        }
+        if (processor.process(p, plan.key(r.row), r.eventTime, plan.inputs(r.row))) {
+          folded++;
+        } else {
+          dropped++;
+          out.get(late).outputWithTimestamp(ProblemRows.of(plan.problems, r.row, plan.timeField,
+              ProblemRows.lateReasonAt(partitions.where(p) + plan.where(r.position), processor.lateReason(p, r.eventTime))),
+              stamp);
+        }
+      }
+      if (batch.watermarkAfter != ArrivedRow.NO_WATERMARK) {
+        processor.advanceWatermarkTo(p, batch.watermarkAfter);
+      }
+      rowsFolded.inc(folded);
+      lateDropped.inc(dropped);
+      emit(stamp, out);
+    }
+
+    void finish(Instant stamp, MultiOutputReceiver out) {
+      latestStamp = stamp.getMillis();
+      processor.finish();
+      emit(stamp, out);
+    }
+
+    private void emit(Instant stamp, MultiOutputReceiver out) {
+      for (WindowResult w : emitted) {
+        out.get(windows).outputWithTimestamp(plan.windowRow(w.key(), w.start(), w.end(), w.values()), stamp);
+        intervals.add(KV.of(w.start(), w.end()));
+      }
+      rowsOut.inc(emitted.size());
+      emitted.clear();
+    }
+
+    /**
+     * Keeps the processor's state and tells the count of closed windows what this bucket emitted
+     * and below which end it can emit no more: the stream's watermark, and below the end of every
+     * session still waiting to be joined.
+     */
+    void hold(ValueState<OpenState> held, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
+      Long watermark = processor.watermark();
+      OpenState state = processor.hold();
+      held.write(state);
+      long floor = watermark == null ? Long.MIN_VALUE : watermark;
+      for (OpenState.OpenWindow w : state.waiting()) {
+        floor = Math.min(floor, w.end() - 1);
+      }
+      report(floor, reported, bucket, out);
+    }
+
+    void report(long floor, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
+      List<Long> sent = reported.read();
+      if (sent != null && intervals.isEmpty() && sent.get(1) == floor) {
+        return;
+      }
+      long sequence = sent == null ? 0 : sent.get(0);
+      reported.write(List.of(sequence + 1, floor));
+      out.get(closed).outputWithTimestamp(
+          KV.of(CountLiveWindowsClosed.KEY, new CountLiveWindowsClosed.Report(bucket, sequence, floor, intervals)),
+          new Instant(latestStamp));
+    }
   }
 
   /** The end of the input: every window still open leaves. */
   @OnTimer("end")
   public void onEnd(OnTimerContext c, @Key Integer bucket, MultiOutputReceiver out,
-      @StateId("next") ValueState<Long> next, @StateId("early") BagState<LiveBatch> early,
-      @StateId("maxEventTime") ValueState<Long> maxEventTime, @StateId("nextArrival") ValueState<Long> nextArrival,
-      @StateId("open") ValueState<List<OpenState.OpenWindow>> open) {
+      @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
+      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported) {
     if (early.read().iterator().hasNext()) {
-      throw new IllegalStateException("bucket " + bucket + " ended with releases still waiting for release "
-          + next.read() + ", which never came");
+      throw new IllegalStateException("bucket " + bucket + " ended with releases still waiting for releases "
+          + next.read() + " (by partition), which never came");
     }
-    List<WindowResult> emitted = new ArrayList<>();
-    Held held = new Held(maxEventTime, nextArrival, open);
-    WindowProcessor processor = new WindowProcessor(plan.query, emitted::add, held.read());
-    processor.finish();
-    emit(emitted, c.timestamp(), out);
-    maxEventTime.clear();
-    nextArrival.clear();
-    open.clear();
+    OpenState state = held.read();
+    if (state == null) {
+      return;
+    }
+    Fold fold = new Fold(state);
+    fold.finish(c.timestamp(), out);
+    fold.report(Long.MAX_VALUE, reported, bucket, out);
+    held.clear();
+    next.clear();
   }
 }

@@ -10,32 +10,35 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.KV;
 
 /**
- * What {@link OrderPartitionFn} hands one key bucket from one release of its partition: the
+ * What {@link OrderPartitionFn} hands one key bucket from one release of its partition (by its
+ * place in partition order, {@code partition}): the
  * bucket's rows of the release in position order, each with the watermark before it, and the
  * partition's watermark after the release ({@link ArrivedRow#NO_WATERMARK} while there is none).
- * {@code sequence} counts the releases sent to the bucket (0, 1, 2, ... with no gap), so that
+ * {@code sequence} counts the partition's releases sent to the bucket (0, 1, 2, ... with no gap), so that
  * {@link FoldBucketFn} can put them back in order however the runner delivers them; {@code stamp}
  * is the Beam timestamp of the release, which every output it causes carries.
  */
 final class LiveBatch {
+  final int partition;
   final long sequence;
   final long stamp;
   final long watermarkAfter;
   final List<ArrivedRow> rows;
 
-  LiveBatch(long sequence, long stamp, long watermarkAfter, List<ArrivedRow> rows) {
+  LiveBatch(int partition, long sequence, long stamp, long watermarkAfter, List<ArrivedRow> rows) {
+    this.partition = partition;
     this.sequence = sequence;
     this.stamp = stamp;
     this.watermarkAfter = watermarkAfter;
     this.rows = List.copyOf(rows);
   }
 
-  /** Encodes the three numbers and the rows with the input rows' schema. */
+  /** Encodes the four numbers and the rows with the input rows' schema. */
   static Coder<LiveBatch> coder(Schema schema) {
     return DelegateCoder.of(
         KvCoder.of(ListCoder.of(VarLongCoder.of()), ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema))),
-        (LiveBatch b) -> KV.of(List.of(b.sequence, b.stamp, b.watermarkAfter), b.rows),
-        (KV<List<Long>, List<ArrivedRow>> kv) -> new LiveBatch(kv.getKey().get(0), kv.getKey().get(1),
-            kv.getKey().get(2), kv.getValue()));
+        (LiveBatch b) -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter), b.rows),
+        (KV<List<Long>, List<ArrivedRow>> kv) -> new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1),
+            kv.getKey().get(2), kv.getKey().get(3), kv.getValue()));
   }
 }

@@ -3,7 +3,6 @@ package io.eventtime.beam;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.state.Timer;
@@ -22,26 +21,27 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.joda.time.Instant;
 
 /**
- * {@link EventTimeWindow} on an unbounded input, one partition (docs/design/live-streams.md,
- * section 3): each row's event time is read where it is, rows without one rejected at once
- * ({@link ReadLiveRowsFn}); the partition's rows are put back in position order with the
- * watermark before each ({@link OrderPartitionFn}); each key bucket folds its rows with the core's
- * processor and emits each window as soon as the watermark closes it ({@link FoldBucketFn}); the
- * distinct intervals emitted are counted ({@link CountLiveWindowsClosed}). Only portable Beam:
- * state, event-time timers and standard coders.
+ * {@link EventTimeWindow} on an unbounded input of one or more partitions
+ * (docs/design/live-streams.md, section 3): each row's partition and event time are read where it
+ * is, rows without them rejected at once ({@link ReadLiveRowsFn}); each partition's rows are put
+ * back in position order with the partition's watermark before each ({@link OrderPartitionFn});
+ * each key bucket folds its rows with the core's {@code PartitionedWindowProcessor}, learning every
+ * partition's watermark, and emits each window as soon as the stream's watermark closes it
+ * ({@link FoldBucketFn}); the distinct intervals emitted are counted
+ * ({@link CountLiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
+ * coders.
  */
 final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
   private static final String SPARK_RUNNERS = "org.apache.beam.runners.spark.";
   /** The rows of one partition are folded in this many groups of keys, so that the fold spreads over workers. */
   static final int KEY_BUCKETS = 16;
-  /** The only partition while the live path takes one. */
-  private static final int PARTITION = 0;
-
   private final WindowPlan plan;
+  private final LivePartitions partitions;
 
-  LiveWindows(WindowPlan plan) {
+  LiveWindows(WindowPlan plan, LivePartitions partitions) {
     this.plan = plan;
+    this.partitions = partitions;
   }
 
   /** Refuses, before the run, a runner that cannot run the live path: Beam's Spark runner. */
@@ -55,6 +55,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   public void populateDisplayData(DisplayData.Builder builder) {
     super.populateDisplayData(builder);
     builder.add(DisplayData.item("keyBuckets", KEY_BUCKETS).withLabel("Key groups folded apart"));
+    builder.add(DisplayData.item("livePartitions", partitions.describe()).withLabel("Partitions"));
   }
 
   @Override
@@ -62,17 +63,17 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     TupleTag<KV<Integer, ArrivedRow>> rows = new TupleTag<>() {};
     TupleTag<Row> rejected = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
-        ParDo.of(new ReadLiveRowsFn(plan, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
+        ParDo.of(new ReadLiveRowsFn(plan, partitions, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
-    TupleTag<KV<Integer, KV<Long, Long>>> closed = new TupleTag<>() {};
+    TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed = new TupleTag<>() {};
     PCollectionTuple folded = read.get(rows)
         .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)))
-        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, KEY_BUCKETS)))
+        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS)))
         .setCoder(KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input)))
-        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, out.windows(), out.late(), closed))
+        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed))
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed)));
-    folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of())))
-        .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed()));
+    folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), CountLiveWindowsClosed.Report.CODER))
+        .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed(KEY_BUCKETS)));
     return new EventTimeWindowResult(input.getPipeline(), folded.get(out.windows()).setRowSchema(plan.output),
         folded.get(out.late()).setRowSchema(plan.problems), read.get(rejected).setRowSchema(plan.problems));
   }
@@ -92,18 +93,22 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   }
 
   /**
-   * Reads each row's position and event time where it is, or rejects it with the reason at once
-   * (it keeps its timestamp); the rows go on keyed by their partition.
+   * Reads each row's partition, position and event time where it is, or rejects it with the
+   * reason at once (it keeps its timestamp); the rows go on keyed by their partition's place in
+   * partition order.
    */
   static final class ReadLiveRowsFn extends DoFn<Row, KV<Integer, ArrivedRow>> {
     private final WindowPlan plan;
+    private final LivePartitions partitions;
     private final TupleTag<KV<Integer, ArrivedRow>> rows;
     private final TupleTag<Row> rejected;
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
 
-    ReadLiveRowsFn(WindowPlan plan, TupleTag<KV<Integer, ArrivedRow>> rows, TupleTag<Row> rejected) {
+    ReadLiveRowsFn(WindowPlan plan, LivePartitions partitions, TupleTag<KV<Integer, ArrivedRow>> rows,
+        TupleTag<Row> rejected) {
       this.plan = plan;
+      this.partitions = partitions;
       this.rows = rows;
       this.rejected = rejected;
     }
@@ -111,12 +116,21 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     @ProcessElement
     public void process(@Element Row row, MultiOutputReceiver out) {
       rowsIn.inc();
+      int partition = partitions.indexOf(row);
+      if (partition < 0) {
+        rowsRejected.inc();
+        Long position = plan.position(row);
+        String where = position == null ? "" : plan.where(position) + ", ";
+        out.get(rejected).output(
+            ProblemRows.of(plan.problems, row, partitions.field(), where + partitions.unknownReason(row)));
+        return;
+      }
       ArrivedRow arrived = ReadEventTimesFn.read(plan, row, out.get(rejected)::output);
       if (arrived == null) {
         rowsRejected.inc();
         return;
       }
-      out.get(rows).output(KV.of(PARTITION, arrived));
+      out.get(rows).output(KV.of(partition, arrived));
     }
   }
 }

@@ -27,8 +27,10 @@ import org.joda.time.Instant;
  * partition's earlier rows. Beam delivers rows in no order, so they wait in a bag until Beam's
  * input watermark, which follows the rows' arrival stamps, says that every row stamped before a
  * time has come: an event-time timer at the earliest waiting stamp plus a millisecond releases the
- * rows stamped before it, in position order, to their key buckets ({@link LiveBatch}). A timer at
- * the end of the global window (the end of the input, or a drain) releases what is left.
+ * rows stamped before it, in position order, to their key buckets ({@link LiveBatch}). Every
+ * bucket learns each step of the partition's watermark, from a release with rows or without, so
+ * that a bucket knows each partition's watermark even when that partition sends it no row. A
+ * timer at the end of the global window (the end of the input, or a drain) releases what is left.
  *
  * <p>A row whose position is at or below one already released cannot be put in order any more
  * (its partition's stamps went back, or two rows share a position): the run fails, naming both.
@@ -36,6 +38,7 @@ import org.joda.time.Instant;
  */
 final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, LiveBatch>> {
   private final WindowPlan plan;
+  private final LivePartitions partitions;
   private final int buckets;
 
   @StateId("waiting")
@@ -63,8 +66,9 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   @TimerId("end")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  OrderPartitionFn(WindowPlan plan, int buckets) {
+  OrderPartitionFn(WindowPlan plan, LivePartitions partitions, int buckets) {
     this.plan = plan;
+    this.partitions = partitions;
     this.buckets = buckets;
     this.waitingSpec = StateSpecs.bag(TimestampedValue.TimestampedValueCoder.of(new ArrivedRow.ArrivedRowCoder(plan.input)));
   }
@@ -118,7 +122,8 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
 
   /**
    * Hands the rows on in position order, each with the watermark before it, to their buckets; a
-   * bucket without a row of the release still learns the watermark when it moved.
+   * bucket without a row of the release still learns the watermark when it moved. The sequence
+   * numbers count the releases of this partition to each bucket.
    */
   private void release(OnTimerContext c, int partition, List<ArrivedRow> due, ValueState<Long> lastReleased,
       ValueState<Long> maxEventTime, ValueState<List<Long>> sent) {
@@ -154,7 +159,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
     long stamp = c.timestamp().getMillis();
     for (int b = 0; b < buckets; b++) {
       if (moved || !byBucket.get(b).isEmpty()) {
-        c.output(KV.of(b, new LiveBatch(next.get(b), stamp, watermarkAfter, byBucket.get(b))));
+        c.output(KV.of(b, new LiveBatch(partition, next.get(b), stamp, watermarkAfter, byBucket.get(b))));
         next.set(b, next.get(b) + 1);
       }
     }
@@ -166,7 +171,8 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   }
 
   /** A row that can no longer be put in order: the run stops rather than decide lateness on a wrong order. */
-  private IllegalStateException outOfOrder(int partition, long position, long released) {
+  private IllegalStateException outOfOrder(int index, long position, long released) {
+    int partition = partitions.id(index);
     String what = position == released
         ? "two rows of partition " + partition + " have the same position (" + plan.where(position) + ")"
         : "the row at " + plan.where(position) + " of partition " + partition + " came after the row at "

@@ -65,6 +65,51 @@ class CodersTest {
     }
   }
 
+  /**
+   * The live path's bucket state: a run of two partitions of sessions with first and last, held
+   * with sessions waiting to be joined, goes through {@link OpenStateCoder} and on as if it had not
+   * stopped (merging partitions' first and last needs the event time of their rows).
+   */
+  @Test
+  void aHeldStateOfSeveralPartitionsGoesOnThroughTheCoderAsIfItHadNotStopped() throws CoderException {
+    io.eventtime.core.WindowQuery query = io.eventtime.core.WindowQuery.of(WindowSpec.session(300_000))
+        .withKeys("k").withAggregates(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.FIRST, "v", "first"),
+            AggregateSpec.of(AggregateKind.LAST, "v", "last"));
+    OpenStateCoder coder = OpenStateCoder.of(query.aggregates());
+    Object[][] before = {{0, "acme", "00:01"}, {0, "globex", "00:02"}, {0, "acme", "00:04"}, {0, "globex", "00:20"},
+        {1, "globex", "00:06"}};
+    Object[][] after = {{1, "globex", "00:09"}, {1, "acme", "00:07"}, {1, "globex", "00:30"}};
+    List<String> uninterrupted = new ArrayList<>();
+    io.eventtime.core.PartitionedWindowProcessor whole = new io.eventtime.core.PartitionedWindowProcessor(query, 2,
+        w -> uninterrupted.add(w.toString()));
+    feed(whole, before);
+    feed(whole, after);
+    whole.finish();
+    List<String> resumed = new ArrayList<>();
+    io.eventtime.core.PartitionedWindowProcessor first = new io.eventtime.core.PartitionedWindowProcessor(query, 2,
+        w -> resumed.add(w.toString()));
+    feed(first, before);
+    OpenState held = first.hold();
+    assertThat(held.waiting()).as("sessions waiting to be joined").isNotEmpty();
+    assertThat(held.windows()).as("open windows").isNotEmpty();
+    OpenState decoded = CoderUtils.clone(coder, held);
+    assertThat(decoded.partitions()).isEqualTo(held.partitions());
+    assertThat(decoded.waiting().stream().map(OpenState.OpenWindow::partition).toList())
+        .isEqualTo(held.waiting().stream().map(OpenState.OpenWindow::partition).toList());
+    io.eventtime.core.PartitionedWindowProcessor second = io.eventtime.core.PartitionedWindowProcessor.resume(query,
+        w -> resumed.add(w.toString()), decoded);
+    feed(second, after);
+    second.finish();
+    assertThat(resumed).isEqualTo(uninterrupted).hasSize(4);
+  }
+
+  private static void feed(io.eventtime.core.PartitionedWindowProcessor p, Object[][] rows) {
+    for (Object[] r : rows) {
+      long ts = Instant.parse("2026-03-01T" + r[2] + ":00Z").toEpochMilli();
+      p.process((Integer) r[0], Key.of((String) r[1]), ts, new Object[] {null, r[1] + "@" + r[2], r[1] + "@" + r[2]});
+    }
+  }
+
   @Test
   void accumulatorCodersOfTheSameAggregatesAreEqual() {
     List<AggregateSpec> specs = List.of(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.SUM, "v", "s"));

@@ -261,6 +261,59 @@ class KafkaRowsTest {
     assertThat(stampByPosition.get("1@1")).isGreaterThanOrEqualTo(stampByPosition.get("1@0"));
   }
 
+  /**
+   * Example L2 of the contract from a two-partition topic, read unbounded while the pipeline runs,
+   * through the live EventTimeWindow with the topic's partitions: each partition's late row leaves
+   * with its partition in the reason, and window 00:00 leaves with 3 rows once both partitions'
+   * watermarks have closed it (the windows still open stay in).
+   */
+  @Test
+  void unbounded_twoPartitions_exampleL2_lateByOwnPartition_windowAtTheLeastWatermark() throws Exception {
+    broker.createTopic("l2", 2);
+    broker.produce("l2", 0, l2Values("00:01", "00:12", "00:03", "00:22"));
+    broker.produce("l2", 1, l2Values("00:02", "00:05", "00:14", "00:08"));
+    Collected.ROWS.clear();
+    DirectOptions options = PipelineOptionsFactory.fromArgs("--runner=DirectRunner").as(DirectOptions.class);
+    options.setBlockOnRun(false);
+    Pipeline p = Pipeline.create(options);
+    KafkaRows.Result read = p.apply(read("l2").withSchema(Schema.builder().addStringField("k")
+        .addStringField("event_time").build()));
+    assertThat(read.partitions()).containsExactly(0, 1);
+    EventTimeWindowResult r = read.rows().apply(EventTimeWindow.of(WindowSpec.tumbling(600_000))
+        .withTimeField("event_time").withKeys("k").withAggregates(AggregateSpec.countAll("n"))
+        .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(read.partitions()));
+    r.windows().apply("CollectWindows", ParDo.of(new Collected()));
+    r.late().apply("CollectLate", ParDo.of(new CollectedReasons()));
+    PipelineResult result = p.run();
+    try {
+      awaitCollected(3);
+    } finally {
+      result.cancel();
+    }
+    List<String> rows = Collected.ROWS.stream().map(s -> s.substring(0, s.indexOf('@'))).toList();
+    assertThat(rows).containsExactlyInAnyOrder("k|2026-03-01T00:00:00.000Z|2026-03-01T00:10:00.000Z|3",
+        "partition 0, arrival 2: every window of event time 2026-03-01 00:03:00 had closed at watermark"
+            + " 2026-03-01 00:12:00 (late policy window)",
+        "partition 1, arrival 3: every window of event time 2026-03-01 00:08:00 had closed at watermark"
+            + " 2026-03-01 00:14:00 (late policy window)");
+  }
+
+  private static String[] l2Values(String... times) {
+    String[] values = new String[times.length];
+    for (int i = 0; i < times.length; i++) {
+      values[i] = "{\"k\":\"k\",\"event_time\":\"2026-03-01 " + times[i] + ":00\"}";
+    }
+    return values;
+  }
+
+  /** The reason of every late row seen, beside {@link Collected}'s rows. */
+  static final class CollectedReasons extends DoFn<Row, Void> {
+    @ProcessElement
+    public void process(@Element Row row, @Timestamp Instant stamp) {
+      Collected.ROWS.add(row.getString(ProblemRows.REASON) + "@" + stamp);
+    }
+  }
+
   /** Every element seen, as text with its element timestamp, across the runner's threads. */
   static final class Collected extends DoFn<Row, Void> {
     static final Collection<String> ROWS = new ConcurrentLinkedQueue<>();
