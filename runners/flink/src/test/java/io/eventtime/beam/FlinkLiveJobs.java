@@ -57,7 +57,8 @@ final class FlinkLiveJobs {
 
   /**
    * Adds one stream to {@code p}: its topic read by KafkaRows from the first offset, the planned
-   * failure when {@code failAt} is given (offset and marker), its EventTimeWindow, and the outputs
+   * failure when {@code failAt} is given (offset and marker), its EventTimeWindow (over the topic's
+   * partitions when the stream has several), and the outputs
    * into {@code out}'s folders.
    */
   static void addStream(Pipeline p, String name, String bootstrapServers, String topic, RandomKafkaStream stream,
@@ -69,7 +70,7 @@ final class FlinkLiveJobs {
     if (failAt.isPresent()) {
       rows = rows.apply(name + "-FailOnce", ParDo.of(failAt.get())).setRowSchema(in.rows().getSchema());
     }
-    EventTimeWindowResult r = rows.apply(name, stream.transform());
+    EventTimeWindowResult r = rows.apply(name, stream.transform(in.partitions()));
     int keys = stream.query().keyFields().size();
     r.windows().apply(name + "-Windows", ParDo.of(new RowFiles(out.resolve("windows"), RowFiles.Kind.WINDOW, keys)));
     r.late().apply(name + "-Late", ParDo.of(new RowFiles(out.resolve("late"), RowFiles.Kind.LATE, keys)));

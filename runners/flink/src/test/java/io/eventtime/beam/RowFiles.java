@@ -17,7 +17,7 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * An idempotent sink for tests that restore a job: each output row goes to a file named after its
- * identity (a window by key, start and end; a late or rejected row by its offset), so a row
+ * identity (a window by key, start and end; a late or rejected row by its partition and offset), so a row
  * emitted again after a restore lands on the same name. A second write of a name with different
  * content is recorded in the {@value #CONFLICTS} folder beside, for the test to fail on (a throw
  * here would only restart the job). Each file holds the identity line, then the row's text.
@@ -29,7 +29,7 @@ final class RowFiles extends DoFn<Row, Void> {
   enum Kind {
     /** A window row: named by its first {@code keys + 2} fields (keys, start, end). */
     WINDOW,
-    /** A late or rejected row: named by its offset, written with the reason (late) or alone (rejected). */
+    /** A late or rejected row: named by its partition and offset, written with the reason (late) or alone (rejected). */
     LATE,
     REJECTED
   }
@@ -57,7 +57,8 @@ final class RowFiles extends DoFn<Row, Void> {
       identity = id.toString();
       text = String.join("|", fields);
     } else {
-      identity = String.valueOf(row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD));
+      Row input = row.getRow(ProblemRows.ROW);
+      identity = identity(input.getInt32(KafkaRows.PARTITION_FIELD), input.getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD));
       text = kind == Kind.LATE ? identity + "|" + row.getString(ProblemRows.REASON) : identity;
     }
     Path d = Files.createDirectories(Path.of(folder));
@@ -76,6 +77,11 @@ final class RowFiles extends DoFn<Row, Void> {
     } finally {
       Files.delete(tmp);
     }
+  }
+
+  /** The identity of a late or rejected row: its partition and offset. */
+  static String identity(int partition, long offset) {
+    return partition + "|" + offset;
   }
 
   /** The files of each folder so far: identity to text; a folder's conflicts under {@code folder + "-conflicts"}. */
