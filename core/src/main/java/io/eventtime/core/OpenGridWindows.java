@@ -1,10 +1,12 @@
 package io.eventtime.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /** The open grid windows (tumbling, hopping) of a run: by end, then key. */
 final class OpenGridWindows implements OpenWindows {
@@ -17,6 +19,10 @@ final class OpenGridWindows implements OpenWindows {
   // rows of one window tend to come together: the last window's keys, without a look-up
   private long cachedEnd = Long.MIN_VALUE;
   private Map<Key, Accumulator[]> cachedWindows;
+  // made once: a lambda per row would be an allocation per row
+  private final Function<Key, Accumulator[]> fresh;
+  // keys of the last window closed: a new window's map is made that large, not grown step by step
+  private int lastClosedKeys;
 
   OpenGridWindows(WindowSpec.Grid grid, LatePolicy policy, Aggregates aggregates) {
     this.grid = grid;
@@ -24,18 +30,15 @@ final class OpenGridWindows implements OpenWindows {
     this.aggregates = aggregates;
     this.size = grid.sizeMillis();
     this.starts = new long[grid.maxWindowsPerRow()];
+    this.fresh = k -> aggregates.create();
   }
 
   @Override
   public boolean fold(Key key, long eventTime, Object[] inputs, long arrival, long watermark) {
     int n = assigner.landing(eventTime, watermark, starts);
     for (int i = 0; i < n; i++) {
-      Map<Key, Accumulator[]> byKey = windowsEndingAt(starts[i] + size);
-      Accumulator[] accs = byKey.get(key);
-      if (accs == null) {
-        accs = aggregates.create();
-        byKey.put(key, accs);
-      }
+      // one look-up for the (window, key) partial, found or made
+      Accumulator[] accs = windowsEndingAt(starts[i] + size).computeIfAbsent(key, fresh);
       aggregates.add(accs, inputs, arrival, eventTime);
     }
     return n > 0;
@@ -52,12 +55,18 @@ final class OpenGridWindows implements OpenWindows {
       if (byKey == cachedWindows) {
         cachedWindows = null;
       }
-      List<Key> keys = new ArrayList<>(byKey.keySet());
-      if (keys.size() > 1) {
-        keys.sort(null);
+      lastClosedKeys = byKey.size();
+      if (byKey.size() == 1) {
+        Map.Entry<Key, Accumulator[]> only = byKey.entrySet().iterator().next();
+        closed.window(only.getKey(), end - size, end, only.getValue());
+        continue;
       }
-      for (Key k : keys) {
-        closed.window(k, end - size, end, byKey.get(k));
+      // the entries sorted by key: the close order, without a look-up per key afterwards
+      @SuppressWarnings("unchecked")
+      Map.Entry<Key, Accumulator[]>[] entries = byKey.entrySet().toArray(new Map.Entry[0]);
+      Arrays.sort(entries, Map.Entry.comparingByKey());
+      for (Map.Entry<Key, Accumulator[]> e : entries) {
+        closed.window(e.getKey(), end - size, end, e.getValue());
       }
     }
   }
@@ -87,7 +96,11 @@ final class OpenGridWindows implements OpenWindows {
 
   private Map<Key, Accumulator[]> windowsEndingAt(long end) {
     if (end != cachedEnd || cachedWindows == null) {
-      cachedWindows = byEnd.computeIfAbsent(end, e -> new HashMap<>());
+      cachedWindows = byEnd.get(end);
+      if (cachedWindows == null) {
+        cachedWindows = new HashMap<>(Math.max(16, (int) (lastClosedKeys / 0.75f) + 1));
+        byEnd.put(end, cachedWindows);
+      }
       cachedEnd = end;
     }
     return cachedWindows;
