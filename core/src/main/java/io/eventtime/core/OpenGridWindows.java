@@ -3,6 +3,7 @@ package io.eventtime.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,6 +24,14 @@ final class OpenGridWindows implements OpenWindows {
   private final Function<Key, Accumulator[]> fresh;
   // keys of the last window closed: a new window's map is made that large, not grown step by step
   private int lastClosedKeys;
+  /**
+   * Every key of an open window, in key order, with how many open windows hold it (the same
+   * counter in both maps): a closing window that holds most of them is handed on by walking them,
+   * not by sorting its keys; a key leaves when its last window closes, so memory stays the open
+   * windows'.
+   */
+  private final HashMap<Key, int[]> openKeyCounts = new HashMap<>();
+  private final TreeMap<Key, int[]> openKeys = new TreeMap<>();
 
   OpenGridWindows(WindowSpec.Grid grid, LatePolicy policy, Aggregates aggregates) {
     this.grid = grid;
@@ -30,7 +39,10 @@ final class OpenGridWindows implements OpenWindows {
     this.aggregates = aggregates;
     this.size = grid.sizeMillis();
     this.starts = new long[grid.maxWindowsPerRow()];
-    this.fresh = k -> aggregates.create();
+    this.fresh = k -> {
+      holding(k);
+      return aggregates.create();
+    };
   }
 
   @Override
@@ -55,25 +67,69 @@ final class OpenGridWindows implements OpenWindows {
       if (byKey == cachedWindows) {
         cachedWindows = null;
       }
-      lastClosedKeys = byKey.size();
-      if (byKey.size() == 1) {
-        Map.Entry<Key, Accumulator[]> only = byKey.entrySet().iterator().next();
-        closed.window(only.getKey(), end - size, end, only.getValue());
-        continue;
+      int n = byKey.size();
+      lastClosedKeys = n;
+      Key[] keys = new Key[n];
+      Accumulator[][] accs = new Accumulator[n][];
+      if (openKeys.size() <= 2 * n) {
+        // the window holds most open keys: walk them in key order, each key's count going down
+        int i = 0;
+        for (Iterator<Map.Entry<Key, int[]>> it = openKeys.entrySet().iterator(); it.hasNext() && i < n; ) {
+          Map.Entry<Key, int[]> open = it.next();
+          // read before it.remove(), which may reuse the entry for the next key
+          Key key = open.getKey();
+          Accumulator[] a = byKey.get(key);
+          if (a != null) {
+            keys[i] = key;
+            accs[i++] = a;
+            if (--open.getValue()[0] == 0) {
+              it.remove();
+              openKeyCounts.remove(key);
+            }
+          }
+        }
+      } else {
+        // a few of many keys: sort the window's own entries
+        @SuppressWarnings("unchecked")
+        Map.Entry<Key, Accumulator[]>[] entries = byKey.entrySet().toArray(new Map.Entry[0]);
+        Arrays.sort(entries, Map.Entry.comparingByKey());
+        for (int i = 0; i < n; i++) {
+          keys[i] = entries[i].getKey();
+          accs[i] = entries[i].getValue();
+          released(keys[i]);
+        }
       }
-      // the entries sorted by key: the close order, without a look-up per key afterwards
-      @SuppressWarnings("unchecked")
-      Map.Entry<Key, Accumulator[]>[] entries = byKey.entrySet().toArray(new Map.Entry[0]);
-      Arrays.sort(entries, Map.Entry.comparingByKey());
-      for (Map.Entry<Key, Accumulator[]> e : entries) {
-        closed.window(e.getKey(), end - size, end, e.getValue());
+      for (int i = 0; i < n; i++) {
+        closed.window(keys[i], end - size, end, accs[i]);
       }
+    }
+  }
+
+  /** One more open window holds {@code key}. */
+  private void holding(Key key) {
+    int[] count = openKeyCounts.get(key);
+    if (count == null) {
+      count = new int[1];
+      openKeyCounts.put(key, count);
+      openKeys.put(key, count);
+    }
+    count[0]++;
+  }
+
+  /** One open window fewer holds {@code key}. */
+  private void released(Key key) {
+    int[] count = openKeyCounts.get(key);
+    if (--count[0] == 0) {
+      openKeyCounts.remove(key);
+      openKeys.remove(key);
     }
   }
 
   @Override
   public void restore(OpenState.OpenWindow w) {
-    byEnd.computeIfAbsent(w.end(), e -> new HashMap<>()).put(w.key(), w.accumulators());
+    if (byEnd.computeIfAbsent(w.end(), e -> new HashMap<>()).put(w.key(), w.accumulators()) == null) {
+      holding(w.key());
+    }
   }
 
   @Override
