@@ -28,6 +28,12 @@ public final class RowConverter {
   private final int[] keyInputs;
   private final int[] aggregateInputs;
   private final Object[] keyValues;
+  /**
+   * The keys made lately, by hash: a row whose key equals a recent one gets that same object, so
+   * the folding thread looks up a few keys it has seen (often the very object it holds, found
+   * without comparing values) rather than a fresh copy per row. Bounded: memory stays flat.
+   */
+  private final Key[] recentKeys = new Key[1024];
   private long eventTime;
 
   public RowConverter(QueryPlan plan) {
@@ -92,7 +98,14 @@ public final class RowConverter {
     for (int i = 0; i < keyInputs.length; i++) {
       keyValues[i] = row[keyInputs[i]];
     }
-    return Key.of(keyValues);
+    Key key = Key.of(keyValues);
+    int slot = (key.hashCode() ^ (key.hashCode() >>> 16)) & (recentKeys.length - 1);
+    Key recent = recentKeys[slot];
+    if (key.equals(recent)) {
+      return recent;
+    }
+    recentKeys[slot] = key;
+    return key;
   }
 
   /** Writes into {@code inputs} the value each aggregate takes from a converted row. */
