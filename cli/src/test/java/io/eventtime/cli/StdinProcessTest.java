@@ -129,4 +129,10 @@ class StdinProcessTest {
         + " kafka://HOST:PORT/TOPIC; files and standard input are read to their end"));
     assertThat(until.status()).isEqualTo(2);
   }
+
+  @Test
+  void helpDocumentsStdinWithAnExample() {
+    String help = String.join("\n", Cli.run("--help").out()).replaceAll("\\s+", " ");
+    assertThat(help).contains("Or - for standard input", "tail -f app.ndjson | eventtime --from - --infer-rows 1");
+  }
 }
