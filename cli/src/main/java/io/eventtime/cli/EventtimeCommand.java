@@ -338,8 +338,7 @@ public final class EventtimeCommand implements Callable<Integer> {
     String flag = kafkaGroup != null ? "--kafka-group" : !kafkaOptions.isEmpty() ? "--kafka-option"
         : !kafkaStart.equals("earliest") ? "--kafka-start" : until != null ? "--until" : null;
     if (flag != null) {
-      throw badFlag(flag + " goes with a Kafka source, --from kafka://HOST:PORT/TOPIC; files and standard input are"
-          + " read to their end");
+      throw badFlag(flag + " goes with a Kafka source, --from kafka://HOST:PORT/TOPIC; files are read to their end");
     }
   }
 

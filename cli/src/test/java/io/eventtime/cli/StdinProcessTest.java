@@ -126,7 +126,7 @@ class StdinProcessTest {
             + " it, cat them into the same pipe)"));
     Cli until = Cli.run("--from", "-", "--until", "available", SQL);
     assertThat(until.out()).containsExactly(Cli.error("INVALID_ARGUMENT", "--until goes with a Kafka source, --from"
-        + " kafka://HOST:PORT/TOPIC; files and standard input are read to their end"));
+        + " kafka://HOST:PORT/TOPIC; files are read to their end"));
     assertThat(until.status()).isEqualTo(2);
   }
 
