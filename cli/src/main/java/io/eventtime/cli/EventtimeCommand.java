@@ -11,6 +11,7 @@ import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.cli.source.LineSource;
 import io.eventtime.cli.source.SourceFile;
 import io.eventtime.cli.source.Spool;
+import io.eventtime.cli.source.StandardInput;
 import io.eventtime.cli.sql.Schema;
 import io.eventtime.cli.sql.SqlPlanner;
 import io.eventtime.core.DurationText;
@@ -74,6 +75,9 @@ import picocli.CommandLine.Parameters;
         "  eventtime --from kafka://127.0.0.1:9092/orders --state ./state --output file://windows.ndjson \\",
         "    --until available \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM orders",
         "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"",
+        "  tail -f app.ndjson | eventtime --from - --infer-rows 1 \\",
+        "    \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM stdin",
+        "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"",
         "",
         "SQL: SELECT <keys>, <TUMBLE(ts, size) | HOP(ts, slide, size) | SESSION(ts, gap)> [AS name],",
         "  [TUMBLE_END | HOP_END | SESSION_END(same arguments) [AS name]], count(*), count(col),",
@@ -85,14 +89,20 @@ import picocli.CommandLine.Parameters;
         "Exit status: 0 done; 1 the query or a source was refused or failed; 2 a bad flag; 3 a bug."
     })
 public final class EventtimeCommand implements Callable<Integer> {
+  /** The {@code --from} value for standard input. */
+  private static final String STDIN_URI = "-";
 
   @Option(names = "--from", required = true, paramLabel = "URI",
       description = "An NDJSON file to read, as file://path (relative or absolute) or a plain path. Repeat it "
           + "to read several files in the order given, as one stream named after the first. Or one Kafka topic, "
           + "kafka://HOST:PORT/TOPIC (local runner): each record's value one JSON object, each partition a "
           + "partition of the stream with its own watermark, the table named after the topic; it runs until "
-          + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Example: "
-          + "--from file://events.ndjson --from file://more.ndjson, or --from kafka://127.0.0.1:9092/orders")
+          + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Or - for standard input "
+          + "(local runner, the only --from, table stdin unless --table): read as the lines come, each window printed "
+          + "as it closes, until the input ends or SIGINT/SIGTERM, then the open windows are emitted (with --state, "
+          + "stored for the next run instead); nothing is folded before the first --infer-rows lines (or the end) "
+          + "have come. Example: --from file://events.ndjson --from file://more.ndjson, or "
+          + "--from kafka://127.0.0.1:9092/orders, or tail -f app.ndjson | eventtime --from - ...")
   List<String> from = new ArrayList<>();
 
   @Option(names = "--table", paramLabel = "NAME",
@@ -249,6 +259,9 @@ public final class EventtimeCommand implements Callable<Integer> {
       return runKafka(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
     }
     refuseKafkaFlags();
+    if (from.stream().anyMatch(f -> f.trim().equals(STDIN_URI))) {
+      return runStandardInput(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
+    }
     if (rows != null && !chosenRunner.equals("local")) {
       throw badFlag("--output goes with the local runner for now: with --runner " + chosenRunner + " the window rows"
           + " go to stdout (redirect it to a file)");
@@ -284,6 +297,39 @@ public final class EventtimeCommand implements Callable<Integer> {
       return 0;
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot close the sources: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code --from -}: standard input on the local runner, one partition in line order (design
+   * 1.1), read as the lines come; each batch is handed on when no more bytes are at hand, so a
+   * window's row is printed the moment the watermark closes it. It runs until the input ends or a
+   * stop signal, then drains the open windows, or with --state stores them for the next run (the
+   * state of a file run: a stop hands over, stdin is not read again). The schema is inferred from
+   * the first --infer-rows lines, or all of them when the input ends before: no row is folded
+   * before that.
+   */
+  private int runStandardInput(String chosenRunner, long delay, LatePolicy policy, int sample, Path stateDir,
+      OutputFile rows, OutputFile late, OutputFile rejected) {
+    if (from.size() != 1) {
+      throw badFlag("--from - (standard input) is read alone: give it as the only --from (to read files after it, "
+          + "cat them into the same pipe)");
+    }
+    if (!chosenRunner.equals("local")) {
+      throw badFlag("--runner " + chosenRunner + " cannot read --from - (standard input): a live input runs on the local"
+          + " runner only; drop --runner, or write the input to a file and give --from file://...");
+    }
+    SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
+    String tableName = table != null ? table : LineSource.STDIN;
+    PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
+    StandardInput input = StandardInput.of(System.in);
+    try (LineSource lines = LineSource.standardInput(input); StopSignal.Watch stop = StopSignal.onStop(input::stop)) {
+      QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, LineSource.STDIN, false));
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
+      runLocal(plan, settings, lines, stateDir, rows);
+      return 0;
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot close standard input: " + e.getMessage(), e);
     }
   }
 
@@ -566,6 +612,10 @@ public final class EventtimeCommand implements Callable<Integer> {
   }
 
   private static Schema inferSchema(LineSource lines, int sample, List<SourceFile> files) {
+    return inferSchema(lines, sample, files.get(0).displayName(), files.size() > 1);
+  }
+
+  private static Schema inferSchema(LineSource lines, int sample, String firstSource, boolean more) {
     SchemaInference inference = new SchemaInference();
     long rows = 0;
     for (LineSource.Line line : lines.sample(sample)) {
@@ -576,8 +626,8 @@ public final class EventtimeCommand implements Callable<Integer> {
         // rejected with its line number when the run reaches it
       }
     }
-    String where = "the first " + rows + (rows == 1 ? " row" : " rows") + " of " + files.get(0).displayName()
-        + (files.size() > 1 ? " and the files after it" : "");
+    String where = "the first " + rows + (rows == 1 ? " row" : " rows") + " of " + firstSource
+        + (more ? " and the files after it" : "");
     return new Schema(inference, rows, where);
   }
 

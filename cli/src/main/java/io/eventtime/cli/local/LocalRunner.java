@@ -39,18 +39,25 @@ public final class LocalRunner {
 
   /**
    * Runs the plan from {@code start} (the stored state, or {@link OpenState#empty()}); with
-   * {@code hold}, the windows still open at the end are handed back instead of emitted.
+   * {@code hold}, the windows still open at the end are handed back instead of emitted. From
+   * standard input, the window rows a batch closed are flushed at once.
    */
   public static Outcome run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out, OpenState start,
       boolean hold) {
+    long[] emitted = new long[1];
     WindowProcessor processor = new WindowProcessor(
-        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), out::write, start);
+        plan.windowQuery(settings.delayMillis(), settings.latePolicy()), r -> {
+          emitted[0]++;
+          out.write(r);
+        }, start);
+    boolean live = lines.isLive(); // standard input: a window row is flushed as soon as it is written
     Object[] inputs = new Object[plan.aggregates().size()];
     boolean keepLate = settings.keepsLateRows(); // a late row's reason is worded only when it is written
     long lastFlush = System.nanoTime();
     try (ParsedLines parsed = ParsedLines.start(plan, lines)) {
       ParsedLines.Batch b;
       while ((b = parsed.next()) != null) {
+        long emittedBefore = emitted[0];
         for (int i = 0; i < b.size; i++) {
           switch (b.outcomes[i]) {
             case REJECTED:
@@ -71,7 +78,7 @@ public final class LocalRunner {
           }
         }
         long now = System.nanoTime();
-        if (now - lastFlush > FLUSH_NANOS) {
+        if ((live && emitted[0] > emittedBefore) || now - lastFlush > FLUSH_NANOS) {
           out.flush();
           lastFlush = now;
         }

@@ -18,7 +18,8 @@ import java.util.List;
  * skipped but counted, so line numbers are the file's own. A file that is UTF-16 or UTF-32
  * (told by {@link TextEncoding}) is refused as a whole, once. The first lines can be
  * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
- * is still read once.
+ * is still read once. {@linkplain #standardInput Standard input} is one such stream, named
+ * {@value #STDIN}, read as its lines come.
  */
 public final class LineSource implements LineFeed, Closeable {
   private static final int BUFFER = 1 << 20;
@@ -26,7 +27,12 @@ public final class LineSource implements LineFeed, Closeable {
   /** A copied line, as sampled. */
   public record Line(String source, long number, byte[] bytes) {}
 
+  /** The name standard input goes by in messages and in the late and rejected rows. */
+  public static final String STDIN = "stdin";
+
   private final List<SourceFile> files;
+  /** Standard input, when it is the source: read as it comes, not a file. */
+  private final InputStream live;
   private int fileIndex = -1;
   private InputStream in;
   private SourceFile file;
@@ -48,6 +54,38 @@ public final class LineSource implements LineFeed, Closeable {
 
   public LineSource(List<SourceFile> files) {
     this.files = List.copyOf(files);
+    this.live = null;
+  }
+
+  private LineSource(InputStream live) {
+    this.files = List.of();
+    this.live = live;
+  }
+
+  /** The lines of standard input ({@code --from -}), as they come, until it ends. */
+  public static LineSource standardInput(InputStream in) {
+    return new LineSource(in);
+  }
+
+  /** Whether the lines come as they are written (standard input), not from files read to their end. */
+  public boolean isLive() {
+    return live != null;
+  }
+
+  /**
+   * For standard input: whether no further whole line is at hand without waiting, so that the
+   * lines gathered so far are handed on (and the windows they close printed) while the writer pauses.
+   */
+  @Override
+  public boolean lastAtHand() {
+    if (live == null || !replay.isEmpty() || indexOfNewline(pos, limit) >= 0 || (eof && pos < limit)) {
+      return false;
+    }
+    try {
+      return eof || in.available() == 0;
+    } catch (IOException e) {
+      return true; // the next read reports it
+    }
   }
 
   /** Reads ahead up to {@code n} lines and returns them; {@link #next} replays them first. */
@@ -124,7 +162,8 @@ public final class LineSource implements LineFeed, Closeable {
           String notUtf8 = TextEncoding.notUtf8(Arrays.copyOfRange(buf, start, Math.min(limit, start + 4)),
               Math.min(limit, start + 4) - start);
           if (notUtf8 != null) {
-            throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + file + ": " + notUtf8);
+            throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + (file == null ? STDIN : file) + ": "
+                + notUtf8);
           }
           if (end - start >= 3 && buf[start] == (byte) 0xEF && buf[start + 1] == (byte) 0xBB && buf[start + 2] == (byte) 0xBF) {
             start += 3;
@@ -191,6 +230,16 @@ public final class LineSource implements LineFeed, Closeable {
       in.close();
       in = null;
     }
+    if (live != null) {
+      if (fileIndex >= 0) {
+        return false;
+      }
+      fileIndex = 0;
+      in = live;
+      source = STDIN;
+      startReading();
+      return true;
+    }
     if (fileIndex + 1 >= files.size()) {
       return false;
     }
@@ -202,12 +251,16 @@ public final class LineSource implements LineFeed, Closeable {
     } catch (IOException e) {
       throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + f + ": " + e.getMessage(), e);
     }
+    startReading();
+    return true;
+  }
+
+  private void startReading() {
     number = 0;
     pos = 0;
     limit = 0;
     eof = false;
     firstChunk = true;
-    return true;
   }
 
   @Override
