@@ -103,6 +103,14 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
       + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
       + " input to carry the open windows over to the next run";
+  /** Why an idle timeout is refused on a bounded input. */
+  static final String BOUNDED_IDLE_REFUSAL = "EventTimeWindow on a bounded input has no idle timeout"
+      + " (withIdleTimeout): a replay does not wait on the wall clock, so no partition goes idle; the idle timeout"
+      + " is for an unbounded input (a live stream)";
+  /** Why an idle timeout is refused with a state, for now. */
+  static final String IDLE_STATE_REFUSAL = "EventTimeWindow cannot keep a state (withState) with an idle timeout"
+      + " (withIdleTimeout) yet: a live run with an idle timeout emits every window still open when its input"
+      + " ends or is drained; leave out withState";
   /** Why a partition field is refused on a bounded input, for now. */
   static final String BOUNDED_PARTITIONS_REFUSAL = "EventTimeWindow on a bounded input reads one partition, in"
       + " the order of its arrival field: withPartitionField and withPartitions are for an unbounded input (a live"
@@ -130,6 +138,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     String partitionField;
     /** Every partition of the stream, null while not given. */
     int[] partitions;
+    /** The idle timeout in milliseconds, 0 for none. */
+    long idleTimeoutMillis;
 
     Settings copy() {
       try {
@@ -336,6 +346,34 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return withPartitions(ids.stream().mapToInt(Integer::intValue).toArray());
   }
 
+  /**
+   * The idle timeout on an unbounded input (docs/semantics.md, "Idle partitions"), off by
+   * default. It is <b>the one setting that reads the wall clock</b>, and so the only one that makes
+   * the results depend on when rows arrive: a partition that has had no row for {@code timeout} of
+   * wall clock (the runner's processing time; from the start of the run for a partition that never
+   * had one) takes {@code max(its watermark, now - delay)} as its watermark, and again every
+   * {@code timeout} while it stays quiet, so that a quiet partition stops holding every window
+   * back. A row of it that comes later behind that watermark is late, and its reason says the
+   * watermark was set by the idle timeout. Refused, when the transform is applied, on a bounded
+   * input (a replay has no wall clock to wait for) and with {@link #withState}.
+   *
+   * <pre>{@code
+   * kafka.rows().apply(EventTimeWindow.of(WindowSpecs.tumbling(Duration.standardMinutes(10)))
+   *     .withTimeField("event_time")
+   *     .withPartitionField(KafkaRows.PARTITION_FIELD)
+   *     .withPartitions(kafka.partitions())
+   *     .withIdleTimeout(java.time.Duration.ofSeconds(30)));
+   * }</pre>
+   */
+  public EventTimeWindow withIdleTimeout(java.time.Duration timeout) {
+    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("the idle timeout is " + (timeout == null ? "null" : timeout)
+          + ": give a duration greater than zero (e.g. Duration.ofSeconds(30)), or leave it out for no idle timeout");
+    }
+    long millis = timeout.toMillis();
+    return with(s -> s.idleTimeoutMillis = millis);
+  }
+
   /** The query this transform runs. */
   public WindowQuery query() {
     return settings.query;
@@ -373,6 +411,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
       builder.add(DisplayData.item("partitions", LivePartitions.of("partition", settings.partitions).describe())
           .withLabel("Partitions"));
     }
+    if (settings.idleTimeoutMillis > 0) {
+      builder.add(DisplayData.item("idleTimeout", org.joda.time.Duration.millis(settings.idleTimeoutMillis))
+          .withLabel("Idle timeout (wall clock)"));
+    }
     builder.addIfNotNull(DisplayData.item("stateHandoff", settings.handoff).withLabel("State hand-off file"));
   }
 
@@ -392,18 +434,21 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
         && (settings.partitionField != null || settings.partitions != null)) {
       throw new IllegalArgumentException(BOUNDED_PARTITIONS_REFUSAL);
     }
+    if (input.isBounded() == PCollection.IsBounded.BOUNDED && settings.idleTimeoutMillis > 0) {
+      throw new IllegalArgumentException(BOUNDED_IDLE_REFUSAL);
+    }
     LivePartitions partitions = LivePartitions.of(settings.partitionField, settings.partitions);
     partitions.check(input.getSchema());
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
       if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
-        throw new IllegalArgumentException(LIVE_STATE_REFUSAL);
+        throw new IllegalArgumentException(settings.idleTimeoutMillis > 0 ? IDLE_STATE_REFUSAL : LIVE_STATE_REFUSAL);
       }
     }
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-      return input.apply("LiveWindows", new LiveWindows(plan, partitions));
+      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis));
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);

@@ -39,7 +39,10 @@ import org.joda.time.Instant;
  * and each window leaves once it closes it, with the rows of every partition, merged in partition
  * order. The window rows and late rows of a release carry its timestamp; what the bucket emitted
  * and how far it can still emit goes to {@link CountLiveWindowsClosed}. At the end of the input (a
- * timer at the end of the global window) every open window is emitted.
+ * timer at the end of the global window) every open window is emitted. A release marked idle moves
+ * its partition's watermark as the idle timeout's ({@link PartitionedWindowProcessor#advanceIdleTo}),
+ * so that a late row's reason names the timeout; the held state keeps it, and the processor
+ * resumed from it is told again.
  */
 final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final WindowPlan plan;
@@ -47,6 +50,8 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final TupleTag<Row> windows;
   private final TupleTag<Row> late;
   private final TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed;
+  /** The idle timeout in milliseconds, 0 for none: what a late row's reason names. */
+  private final long idleTimeoutMillis;
   private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
   private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
@@ -74,8 +79,9 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
   FoldBucketFn(WindowPlan plan, LivePartitions partitions, TupleTag<Row> windows, TupleTag<Row> late,
-      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed) {
+      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed, long idleTimeoutMillis) {
     this.plan = plan;
+    this.idleTimeoutMillis = idleTimeoutMillis;
     this.partitions = partitions;
     this.windows = windows;
     this.late = late;
@@ -143,6 +149,12 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       processor = state == null
           ? new PartitionedWindowProcessor(plan.query, partitions.count(), emitted::add)
           : PartitionedWindowProcessor.resume(plan.query, emitted::add, state);
+      for (int p = 0; state != null && p < state.partitions().size(); p++) {
+        Long idle = state.partitions().get(p).idleWatermark();
+        if (idle != null) {
+          processor.advanceIdleTo(p, idle, idleTimeoutMillis);
+        }
+      }
     }
 
     /** Folds one release of one partition: each row at the watermark before it, then the watermark after. */
@@ -165,7 +177,9 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
               stamp);
         }
       }
-      if (batch.watermarkAfter != ArrivedRow.NO_WATERMARK) {
+      if (batch.idle) {
+        processor.advanceIdleTo(p, batch.watermarkAfter, idleTimeoutMillis);
+      } else if (batch.watermarkAfter != ArrivedRow.NO_WATERMARK) {
         processor.advanceWatermarkTo(p, batch.watermarkAfter);
       }
       rowsFolded.inc(folded);

@@ -16,7 +16,9 @@ import org.apache.beam.sdk.values.KV;
  * partition's watermark after the release ({@link ArrivedRow#NO_WATERMARK} while there is none).
  * {@code sequence} counts the partition's releases sent to the bucket (0, 1, 2, ... with no gap), so that
  * {@link FoldBucketFn} can put them back in order however the runner delivers them; {@code stamp}
- * is the Beam timestamp of the release, which every output it causes carries.
+ * is the Beam timestamp of the release, which every output it causes carries. {@code idle} marks
+ * a release without rows that the idle timeout made: the partition had no row for the timeout and
+ * {@code watermarkAfter} is the wall clock less the delay.
  */
 final class LiveBatch {
   final int partition;
@@ -24,21 +26,28 @@ final class LiveBatch {
   final long stamp;
   final long watermarkAfter;
   final List<ArrivedRow> rows;
+  final boolean idle;
 
   LiveBatch(int partition, long sequence, long stamp, long watermarkAfter, List<ArrivedRow> rows) {
+    this(partition, sequence, stamp, watermarkAfter, rows, false);
+  }
+
+  LiveBatch(int partition, long sequence, long stamp, long watermarkAfter, List<ArrivedRow> rows, boolean idle) {
     this.partition = partition;
     this.sequence = sequence;
     this.stamp = stamp;
     this.watermarkAfter = watermarkAfter;
     this.rows = List.copyOf(rows);
+    this.idle = idle;
   }
 
-  /** Encodes the four numbers and the rows with the input rows' schema. */
+  /** Encodes the four numbers and the idle mark (1 or 0), and the rows with the input rows' schema. */
   static Coder<LiveBatch> coder(Schema schema) {
     return DelegateCoder.of(
         KvCoder.of(ListCoder.of(VarLongCoder.of()), ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema))),
-        (LiveBatch b) -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter), b.rows),
+        (LiveBatch b) -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter, b.idle ? 1L : 0L),
+            b.rows),
         (KV<List<Long>, List<ArrivedRow>> kv) -> new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1),
-            kv.getKey().get(2), kv.getKey().get(3), kv.getValue()));
+            kv.getKey().get(2), kv.getKey().get(3), kv.getValue(), kv.getKey().get(4) == 1L));
   }
 }

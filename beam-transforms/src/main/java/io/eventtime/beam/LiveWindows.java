@@ -1,19 +1,24 @@
 package io.eventtime.beam;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
@@ -29,7 +34,8 @@ import org.joda.time.Instant;
  * partition's watermark, and emits each window as soon as the stream's watermark closes it
  * ({@link FoldBucketFn}); the distinct intervals emitted are counted
  * ({@link CountLiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
- * coders.
+ * coders, and with an idle timeout a processing-time timer per partition, started by one marker
+ * per partition flattened into the rows.
  */
 final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
@@ -38,10 +44,13 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   static final int KEY_BUCKETS = 16;
   private final WindowPlan plan;
   private final LivePartitions partitions;
+  /** The idle timeout in milliseconds, 0 for none. */
+  private final long idleTimeoutMillis;
 
-  LiveWindows(WindowPlan plan, LivePartitions partitions) {
+  LiveWindows(WindowPlan plan, LivePartitions partitions, long idleTimeoutMillis) {
     this.plan = plan;
     this.partitions = partitions;
+    this.idleTimeoutMillis = idleTimeoutMillis;
   }
 
   /** Refuses, before the run, a runner that cannot run the live path: Beam's Spark runner. */
@@ -56,6 +65,10 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     super.populateDisplayData(builder);
     builder.add(DisplayData.item("keyBuckets", KEY_BUCKETS).withLabel("Key groups folded apart"));
     builder.add(DisplayData.item("livePartitions", partitions.describe()).withLabel("Partitions"));
+    if (idleTimeoutMillis > 0) {
+      builder.add(DisplayData.item("idleTimeout", org.joda.time.Duration.millis(idleTimeoutMillis))
+          .withLabel("Idle timeout (wall clock)"));
+    }
   }
 
   @Override
@@ -66,16 +79,37 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
         ParDo.of(new ReadLiveRowsFn(plan, partitions, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
     TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed = new TupleTag<>() {};
-    PCollectionTuple folded = read.get(rows)
-        .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)))
-        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS)))
+    PCollection<KV<Integer, ArrivedRow>> arrived = read.get(rows)
+        .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)));
+    if (idleTimeoutMillis > 0) {
+      arrived = withStartMarkers(arrived);
+    }
+    PCollectionTuple folded = arrived
+        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS, idleTimeoutMillis)))
         .setCoder(KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input)))
-        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed))
+        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed, idleTimeoutMillis))
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed)));
     folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), CountLiveWindowsClosed.Report.CODER))
         .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed(KEY_BUCKETS)));
     return new EventTimeWindowResult(input.getPipeline(), folded.get(out.windows()).setRowSchema(plan.output),
         folded.get(out.late()).setRowSchema(plan.problems), read.get(rejected).setRowSchema(plan.problems));
+  }
+
+  /**
+   * The rows with one start marker (a null row) per partition, so that every partition's idle
+   * timer starts with the run, also for a partition that never has a row.
+   */
+  private PCollection<KV<Integer, ArrivedRow>> withStartMarkers(PCollection<KV<Integer, ArrivedRow>> rows) {
+    List<KV<Integer, ArrivedRow>> markers = new ArrayList<>();
+    for (int p = 0; p < partitions.count(); p++) {
+      markers.add(KV.of(p, null));
+    }
+    KvCoder<Integer, ArrivedRow> coder =
+        KvCoder.of(VarIntCoder.of(), NullableCoder.of(new ArrivedRow.ArrivedRowCoder(plan.input)));
+    PCollection<KV<Integer, ArrivedRow>> started =
+        rows.getPipeline().apply("StartIdleTimers", Create.of(markers).withCoder(coder));
+    return PCollectionList.of(rows.setCoder(coder)).and(started)
+        .apply("WithStartMarkers", Flatten.pCollections()).setCoder(coder);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.eventtime.core.Watermark;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -35,11 +37,21 @@ import org.joda.time.Instant;
  * <p>A row whose position is at or below one already released cannot be put in order any more
  * (its partition's stamps went back, or two rows share a position): the run fails, naming both.
  * The step holds only the rows between their arrival and the runner's next watermark advance.
+ *
+ * <p>With an idle timeout {@code T} (docs/semantics.md, "Idle partitions"), a processing-time timer
+ * per partition, started by the partition's start marker (a null row, one per partition, so that a
+ * partition that never has a row goes idle too) and set again at each row, fires after {@code T} of
+ * wall clock without a row: the partition's watermark becomes {@code max(watermark, now - delay)},
+ * sent to every bucket as a release marked idle, and the timer is set again. While rows of the
+ * partition wait to be put in order the partition is not idle (they came within the timeout's
+ * reach; they are judged first), so the advance waits for the next firing.
  */
 final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, LiveBatch>> {
   private final WindowPlan plan;
   private final LivePartitions partitions;
   private final int buckets;
+  /** The idle timeout in milliseconds, 0 for none. */
+  private final long idleTimeoutMillis;
 
   @StateId("waiting")
   private final StateSpec<BagState<TimestampedValue<ArrivedRow>>> waitingSpec;
@@ -66,10 +78,22 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   @TimerId("end")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  OrderPartitionFn(WindowPlan plan, LivePartitions partitions, int buckets) {
+  /** The watermark the idle timeout last set the partition to, null while it set none. */
+  @StateId("idleWatermark")
+  private final StateSpec<ValueState<Long>> idleWatermarkSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
+
+  /** Whether the end of the input has come: the idle timer is not set again after it. */
+  @StateId("ended")
+  private final StateSpec<ValueState<Boolean>> endedSpec = StateSpecs.value(NullableCoder.of(BooleanCoder.of()));
+
+  @TimerId("idle")
+  private final TimerSpec idleSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  OrderPartitionFn(WindowPlan plan, LivePartitions partitions, int buckets, long idleTimeoutMillis) {
     this.plan = plan;
     this.partitions = partitions;
     this.buckets = buckets;
+    this.idleTimeoutMillis = idleTimeoutMillis;
     this.waitingSpec = StateSpecs.bag(TimestampedValue.TimestampedValueCoder.of(new ArrivedRow.ArrivedRowCoder(plan.input)));
   }
 
@@ -77,10 +101,41 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   public void process(@Element KV<Integer, ArrivedRow> row, @Timestamp Instant stamp,
       @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
       @StateId("releaseAt") ValueState<Long> releaseAt,
-      @TimerId("release") Timer release, @TimerId("end") Timer end) {
+      @TimerId("release") Timer release, @TimerId("end") Timer end, @TimerId("idle") Timer idle) {
+    end.set(GlobalWindow.INSTANCE.maxTimestamp());
+    if (idleTimeoutMillis > 0) {
+      idle.offset(Duration.millis(idleTimeoutMillis)).setRelative();
+    }
+    if (row.getValue() == null) {
+      return; // the partition's start marker: only the idle timer
+    }
     waiting.add(TimestampedValue.of(row.getValue(), stamp));
     LiveWindows.armAfter(stamp.getMillis(), releaseAt, release);
-    end.set(GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** The idle timeout: no row for the timeout's length of wall clock. */
+  @OnTimer("idle")
+  public void onIdle(OnTimerContext c, @Key Integer partition,
+      @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
+      @StateId("maxEventTime") ValueState<Long> maxEventTime, @StateId("idleWatermark") ValueState<Long> idleWatermark,
+      @StateId("sent") ValueState<List<Long>> sent, @StateId("ended") ValueState<Boolean> ended,
+      @TimerId("idle") Timer idle) {
+    if (Boolean.TRUE.equals(ended.read())) {
+      return;
+    }
+    // the wall time at which the timeout ran out, not when the runner got to the timer: the advance
+    // does not depend on how late the timer fires
+    long now = c.fireTimestamp().getMillis();
+    idle.offset(Duration.millis(idleTimeoutMillis)).setRelative();
+    if (waiting.read().iterator().hasNext()) {
+      return;
+    }
+    long target = now < Long.MIN_VALUE + plan.query.delayMillis() ? Long.MIN_VALUE : now - plan.query.delayMillis();
+    if (target <= watermarkOf(maxEventTime.read(), idleWatermark.read())) {
+      return;
+    }
+    idleWatermark.write(target);
+    send(c, partition, null, target, true, true, sent);
   }
 
   @OnTimer("release")
@@ -88,7 +143,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
       @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
       @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt,
-      @TimerId("release") Timer release) {
+      @StateId("idleWatermark") ValueState<Long> idleWatermark, @TimerId("release") Timer release) {
     releaseAt.clear();
     long before = c.timestamp().getMillis();
     List<ArrivedRow> due = new ArrayList<>();
@@ -105,19 +160,25 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       waiting.add(w);
       LiveWindows.armAfter(w.getTimestamp().getMillis(), releaseAt, release);
     }
-    release(c, partition, due, lastReleased, maxEventTime, sent);
+    release(c, partition, due, lastReleased, maxEventTime, idleWatermark.read(), sent);
   }
 
   @OnTimer("end")
   public void onEnd(OnTimerContext c, @Key Integer partition,
       @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
       @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
-      @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt) {
+      @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt,
+      @StateId("idleWatermark") ValueState<Long> idleWatermark, @StateId("ended") ValueState<Boolean> ended,
+      @TimerId("idle") Timer idle) {
     List<ArrivedRow> due = new ArrayList<>();
     waiting.read().forEach(w -> due.add(w.getValue()));
     waiting.clear();
     releaseAt.clear();
-    release(c, partition, due, lastReleased, maxEventTime, sent);
+    ended.write(true);
+    if (idleTimeoutMillis > 0) {
+      idle.clear();
+    }
+    release(c, partition, due, lastReleased, maxEventTime, idleWatermark.read(), sent);
   }
 
   /**
@@ -126,7 +187,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
    * numbers count the releases of this partition to each bucket.
    */
   private void release(OnTimerContext c, int partition, List<ArrivedRow> due, ValueState<Long> lastReleased,
-      ValueState<Long> maxEventTime, ValueState<List<Long>> sent) {
+      ValueState<Long> maxEventTime, Long idleWatermark, ValueState<List<Long>> sent) {
     if (due.isEmpty()) {
       return;
     }
@@ -143,14 +204,24 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
         throw outOfOrder(partition, r.position, last);
       }
       last = r.position;
-      long watermark = Watermark.after(max == null ? Long.MIN_VALUE : max, plan.query.delayMillis());
+      long watermark = watermarkOf(max, idleWatermark);
       byBucket.get(bucketOf(r)).add(r.withWatermark(watermark));
       max = max == null ? r.eventTime : Math.max(max, r.eventTime);
     }
     lastReleased.write(last);
     maxEventTime.write(max);
-    boolean moved = !max.equals(maxBefore);
-    long watermarkAfter = Watermark.after(max, plan.query.delayMillis());
+    long watermarkAfter = watermarkOf(max, idleWatermark);
+    boolean moved = watermarkAfter != watermarkOf(maxBefore, idleWatermark);
+    send(c, partition, byBucket, watermarkAfter, moved, false, sent);
+  }
+
+  /**
+   * Sends each bucket its rows of a release ({@code byBucket}, null for none) with the
+   * partition's watermark after it; a bucket without rows only when the watermark {@code moved}.
+   * The sequence numbers count the releases of this partition to each bucket.
+   */
+  private void send(OnTimerContext c, int partition, List<List<ArrivedRow>> byBucket, long watermarkAfter,
+      boolean moved, boolean idle, ValueState<List<Long>> sent) {
     List<Long> counts = sent.read();
     List<Long> next = counts == null ? new ArrayList<>() : new ArrayList<>(counts);
     while (next.size() < buckets) {
@@ -158,12 +229,19 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
     }
     long stamp = c.timestamp().getMillis();
     for (int b = 0; b < buckets; b++) {
-      if (moved || !byBucket.get(b).isEmpty()) {
-        c.output(KV.of(b, new LiveBatch(partition, next.get(b), stamp, watermarkAfter, byBucket.get(b))));
+      List<ArrivedRow> rows = byBucket == null ? List.of() : byBucket.get(b);
+      if (moved || !rows.isEmpty()) {
+        c.output(KV.of(b, new LiveBatch(partition, next.get(b), stamp, watermarkAfter, rows, idle)));
         next.set(b, next.get(b) + 1);
       }
     }
     sent.write(next);
+  }
+
+  /** The partition's watermark from its latest event time (null before its first row) and its idle watermark. */
+  private long watermarkOf(Long max, Long idleWatermark) {
+    long own = Watermark.after(max == null ? Long.MIN_VALUE : max, plan.query.delayMillis());
+    return idleWatermark == null ? own : Math.max(own, idleWatermark);
   }
 
   private int bucketOf(ArrivedRow r) {

@@ -236,6 +236,10 @@ public final class PartitionedWindowProcessor {
     if (this.wallClock != null || rowsIn > 0) {
       throw new IllegalStateException("the idle timeout is set once, before the first row of the run");
     }
+    if (idleWatermark != null) {
+      throw new IllegalStateException("this processor's idle advances are decided elsewhere (advanceIdleTo): it"
+          + " cannot read a wall clock of its own as well");
+    }
     long now = wallClock.getAsLong();
     this.wallClock = wallClock;
     this.idleTimeoutMillis = timeoutMillis;
@@ -275,6 +279,44 @@ public final class PartitionedWindowProcessor {
     return moved;
   }
 
+  /**
+   * Moves {@code partition}'s watermark to {@code watermark} as the idle timeout did, for a
+   * surface that reads the wall clock itself (one partition's timer, a step apart from the
+   * windows): the partition had no row for {@code timeoutMillis} and the wall clock read
+   * {@code watermark} plus the delay. While no row moves the watermark further, a late row's
+   * reason names the idle timeout. A watermark behind the partition's changes nothing; one equal
+   * to it records it as the idle timeout's, so that a processor resumed from {@link #hold} can be
+   * told again of the advances its state holds ({@link OpenState.Partition#idleWatermark}).
+   * Refused (IllegalStateException) on a processor that reads its own wall clock
+   * ({@link #withIdleTimeout}). Returns whether the watermark moved.
+   */
+  public boolean advanceIdleTo(int partition, long watermark, long timeoutMillis) {
+    checkOpen();
+    checkPartition(partition);
+    if (wallClock != null) {
+      throw new IllegalStateException("this processor reads its own wall clock (withIdleTimeout): its idle advances"
+          + " come from advanceIdle, not advanceIdleTo");
+    }
+    if (timeoutMillis <= 0) {
+      throw new IllegalArgumentException("the idle timeout must be positive, got " + timeoutMillis + " ms");
+    }
+    if (idleWatermark == null) {
+      idleWatermark = new long[watermarks.length];
+      Arrays.fill(idleWatermark, Long.MIN_VALUE);
+      idleWallTime = new long[watermarks.length];
+    }
+    idleTimeoutMillis = timeoutMillis;
+    boolean moved = watermarks[partition].advanceTo(watermark);
+    if (watermarks[partition].current() == watermark) {
+      idleWatermark[partition] = watermark;
+      idleWallTime[partition] = later(watermark, query.delayMillis());
+    }
+    if (moved) {
+      watermarkMoved(partition);
+    }
+    return moved;
+  }
+
   /** {@link #advanceIdle(long)} at the idle timeout's wall clock now. */
   public boolean advanceIdle() {
     if (wallClock == null) {
@@ -293,7 +335,7 @@ public final class PartitionedWindowProcessor {
   }
 
   private boolean idleSetsWatermark(int partition) {
-    return wallClock != null && idleWatermark[partition] != Long.MIN_VALUE
+    return idleWatermark != null && idleWatermark[partition] != Long.MIN_VALUE
         && idleWatermark[partition] == watermarks[partition].current();
   }
 

@@ -91,4 +91,40 @@ class IdleTimeoutTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("this processor has no idle timeout: set one with withIdleTimeout first");
   }
+
+  /**
+   * An idle advance decided elsewhere (advanceIdleTo): the stream's watermark moves, a late row's
+   * reason names the idle timeout, a processor resumed from the held state is told again and still
+   * names it, and a processor with its own wall clock refuses it.
+   */
+  @Test
+  void anIdleAdvanceDecidedElsewhereIsRecorded() {
+    List<String> windows = new ArrayList<>();
+    PartitionedWindowProcessor p = new PartitionedWindowProcessor(QUERY, 2, r -> windows.add(PartitionedRuns.text(r)));
+    p.process(0, Key.GLOBAL, at("00:02"), new Object[] {null});
+    p.process(0, Key.GLOBAL, at("00:31"), new Object[] {null});
+    assertThat(p.advanceIdleTo(1, at("00:39"), 30 * SECOND)).isTrue();
+    assertThat(p.watermark()).isEqualTo(at("00:30"));
+    assertThat(windows).containsExactly("2026-03-01 00:00:00|2026-03-01 00:10:00|1");
+    assertThat(p.advanceIdleTo(1, at("00:20"), 30 * SECOND)).isFalse();
+    assertThat(p.idleWatermark(1)).isEqualTo(at("00:39"));
+
+    OpenState held = p.hold();
+    assertThat(held.partitions().get(1).idleWatermark()).isEqualTo(at("00:39"));
+    PartitionedWindowProcessor resumed = PartitionedWindowProcessor.resume(QUERY, r -> windows.add(PartitionedRuns.text(r)), held);
+    assertThat(resumed.advanceIdleTo(1, at("00:39"), 30 * SECOND)).isFalse();
+    assertThat(resumed.process(1, Key.GLOBAL, at("00:15"), new Object[] {null})).isFalse();
+    assertThat(resumed.lateReason(1, at("00:15"))).isEqualTo("event time 2026-03-01 00:15:00 is behind the watermark "
+        + "2026-03-01 00:39:00 (late policy event); that watermark is the wall clock 2026-03-01 00:40:00 less the "
+        + "delay, set by the idle timeout after partition 1 had no row for 30 s");
+
+    PartitionedWindowProcessor clocked = new PartitionedWindowProcessor(QUERY, 2, r -> { })
+        .withIdleTimeout(30 * SECOND, () -> at("00:40"));
+    assertThatThrownBy(() -> clocked.advanceIdleTo(1, at("00:39"), 30 * SECOND))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("reads its own wall clock");
+    PartitionedWindowProcessor told = new PartitionedWindowProcessor(QUERY, 2, r -> { });
+    told.advanceIdleTo(1, at("00:39"), 30 * SECOND);
+    assertThatThrownBy(() -> told.withIdleTimeout(30 * SECOND, () -> at("00:40")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("advanceIdleTo");
+  }
 }
