@@ -147,7 +147,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
 
     Fold(OpenState state) {
       processor = state == null
-          ? new PartitionedWindowProcessor(plan.query, partitions.count(), emitted::add)
+          ? new PartitionedWindowProcessor(plan.query, partitions.names(), emitted::add)
           : PartitionedWindowProcessor.resume(plan.query, emitted::add, state);
       for (int p = 0; state != null && p < state.partitions().size(); p++) {
         Long idle = state.partitions().get(p).idleWatermark();

@@ -1,7 +1,9 @@
 package io.eventtime.beam;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -85,6 +87,15 @@ final class LivePartitions implements Serializable {
 
   int count() {
     return ids.length;
+  }
+
+  /** The ids in partition order as the core names partitions (late reasons, the held state). */
+  List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (int id : ids) {
+      names.add(String.valueOf(id));
+    }
+    return names;
   }
 
   /** The id of the partition at {@code index} in partition order. */

@@ -138,25 +138,44 @@ class LiveIdleTimeoutTest {
     }
   }
 
+  /** L5 with the partitions named 3 and 7 (Kafka's ids need not be their places): the reasons name them by id. */
+  @Test
+  void exampleL5_theReasonNamesPartitionsByTheirIds() {
+    run(EventTimeWindow.of(L5).withTimeField("event_time")
+        .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(3, 7)
+        .withIdleTimeout(java.time.Duration.ofSeconds(30)), 3, 7, new Stats(5, 3, 1, 3, 4, 0), List.of(
+        "window " + at("00:00") + "|" + at("00:10") + "|2 while running",
+        "window " + at("00:10") + "|" + at("00:20") + "|1 while running",
+        "window " + at("00:20") + "|" + at("00:30") + "|1 at the end",
+        "late partition 7, arrival 2: every window of event time " + at("00:15") + " had closed at watermark "
+            + at("00:39") + " (late policy window); that watermark is the wall clock " + at("00:40")
+            + " less the delay, set by the idle timeout after partition 7 had no row for 30 s"));
+  }
+
   /** Runs L5's stream through {@code window} and asserts what came out and the stats. */
   private static void run(EventTimeWindow window, Stats stats, List<String> expected) {
+    run(window, 0, 1, stats, expected);
+  }
+
+  /** {@link #run(EventTimeWindow, Stats, List)} with L5's P0 and P1 named {@code p0} and {@code p1}. */
+  private static void run(EventTimeWindow window, int p0, int p1, Stats stats, List<String> expected) {
     OUT.clear();
     Pipeline p = LiveWindowExamplesTest.pipeline();
     TestStream<Row> stream = TestStream.create(RowCoder.of(SCHEMA))
         // the start of the run: both partitions' idle timers set again from 00:39:29
         .advanceProcessingTime(toWallClock("00:39:29"))
         .advanceProcessingTime(Duration.standardSeconds(1))
-        .addElements(TimestampedValue.of(row(1, "00:05", 1), stamp(1)))
+        .addElements(TimestampedValue.of(row(p1, "00:05", 1), stamp(1)))
         .advanceWatermarkTo(stamp(2))
         .advanceProcessingTime(Duration.standardSeconds(10))
-        .addElements(TimestampedValue.of(row(0, "00:01", 1), stamp(3)), TimestampedValue.of(row(0, "00:12", 2), stamp(4)),
-            TimestampedValue.of(row(0, "00:25", 3), stamp(5)))
+        .addElements(TimestampedValue.of(row(p0, "00:01", 1), stamp(3)), TimestampedValue.of(row(p0, "00:12", 2), stamp(4)),
+            TimestampedValue.of(row(p0, "00:25", 3), stamp(5)))
         .advanceWatermarkTo(stamp(6))
         // 00:40:00: P1 has had no row for 30 s, P0 for 20 s
         .advanceProcessingTime(Duration.standardSeconds(20))
         .advanceWatermarkTo(stamp(6).plus(Duration.millis(500)))
         .advanceProcessingTime(Duration.standardSeconds(1))
-        .addElements(TimestampedValue.of(row(1, "00:15", 2), stamp(7)))
+        .addElements(TimestampedValue.of(row(p1, "00:15", 2), stamp(7)))
         .advanceWatermarkTo(stamp(8))
         .advanceWatermarkToInfinity();
     gather(p.apply(stream).apply("L5", window));

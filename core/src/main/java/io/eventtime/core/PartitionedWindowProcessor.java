@@ -97,7 +97,15 @@ public final class PartitionedWindowProcessor {
 
   /** A processor of {@code partitions} partitions, starting with no row and no open window. */
   public PartitionedWindowProcessor(WindowQuery query, int partitions, WindowProcessor.Sink sink) {
-    this(query, supported(partitions), sink, noRowYet(partitions));
+    this(query, numbered(partitions), sink);
+  }
+
+  /**
+   * A processor of the partitions named {@code ids}, in partition order, starting with no row and
+   * no open window; the ids name the partitions in late reasons and in {@link #hold}'s state.
+   */
+  public PartitionedWindowProcessor(WindowQuery query, List<String> ids, WindowProcessor.Sink sink) {
+    this(query, supported(ids.size()), sink, noRowYet(ids));
   }
 
   /**
@@ -150,10 +158,18 @@ public final class PartitionedWindowProcessor {
   }
 
   /** The state of {@code partitions} partitions, {@code "0"} and on, before their first row. */
-  private static OpenState noRowYet(int partitions) {
-    List<OpenState.Partition> fresh = new ArrayList<>();
+  private static List<String> numbered(int partitions) {
+    List<String> ids = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
-      fresh.add(new OpenState.Partition(String.valueOf(p), null, null, 0, null));
+      ids.add(String.valueOf(p));
+    }
+    return ids;
+  }
+
+  private static OpenState noRowYet(List<String> ids) {
+    List<OpenState.Partition> fresh = new ArrayList<>();
+    for (String id : ids) {
+      fresh.add(new OpenState.Partition(id, null, null, 0, null));
     }
     return new OpenState(fresh, List.of(), Map.of());
   }
@@ -409,7 +425,7 @@ public final class PartitionedWindowProcessor {
     }
     return reason + "; that watermark is the wall clock " + TimeText.format(idleWallTime[partition])
         + " less the delay, set by the idle timeout after " + (watermarks.length == 1 ? "the stream" : "partition "
-        + partition) + " had no row for " + durationText(idleTimeoutMillis);
+        + partitionIds[partition]) + " had no row for " + durationText(idleTimeoutMillis);
   }
 
   private static String durationText(long millis) {

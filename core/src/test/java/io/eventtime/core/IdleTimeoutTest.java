@@ -60,6 +60,19 @@ class IdleTimeoutTest {
     assertThat(p.stats()).isEqualTo(new Stats(6, 3, 2, 3, 3, 1));
   }
 
+  /** Partitions named by their own ids (Kafka's, say 3 and 7): the reason and the held state use the id, not the place. */
+  @Test
+  void theReasonNamesThePartitionById() {
+    AtomicLong wall = new AtomicLong(at("01:00"));
+    PartitionedWindowProcessor p = new PartitionedWindowProcessor(QUERY, List.of("3", "7"), r -> { })
+        .withIdleTimeout(20 * SECOND, wall::get);
+    p.process(0, Key.GLOBAL, at("00:31"), new Object[] {null});
+    assertThat(p.advanceIdle(at("01:00") + 20 * SECOND)).isTrue();
+    assertThat(p.process(1, Key.GLOBAL, at("00:40"), new Object[] {null})).isFalse();
+    assertThat(p.lateReason(1, at("00:40"))).endsWith("set by the idle timeout after partition 7 had no row for 20 s");
+    assertThat(p.hold().partitions()).extracting(OpenState.Partition::id).containsExactly("3", "7");
+  }
+
   /** With one partition the stream itself goes idle; the reason says so. */
   @Test
   void oneQuietStreamGoesIdle() {
