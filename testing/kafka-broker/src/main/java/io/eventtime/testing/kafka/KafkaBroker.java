@@ -35,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
@@ -119,7 +120,10 @@ public final class KafkaBroker implements AutoCloseable {
     // a topic is created in the controller before the broker serves it: wait until its partitions have a leader
     long deadline = System.nanoTime() + REQUEST_TIMEOUT.toNanos();
     while (true) {
-      if (isServed(topic, partitions)) {
+      if (isServed(topic, partitions) && isWritable(topic, partitions)) {
+        // a producer that had metadata before the topic existed can wait out its delivery timeout on
+        // the new topic's partitions (seen under Kafka 3.7): the next produce starts a fresh one
+        closeProducer();
         return;
       }
       if (System.nanoTime() > deadline) {
@@ -143,6 +147,29 @@ public final class KafkaBroker implements AutoCloseable {
     } catch (TimeoutException e) {
       throw new IllegalStateException("cannot describe topic " + topic + " on the test broker at " + bootstrapServers()
           + ": no answer within " + REQUEST_TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
+    }
+  }
+
+  /** Whether every partition's leader answers for its log (the leader in the metadata may not have opened it yet). */
+  private boolean isWritable(String topic, int partitions) {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    try {
+      admin().listOffsets(latest).all().get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RetriableException) {
+        return false;
+      }
+      throw new IllegalStateException("cannot list the offsets of topic " + topic + " on the test broker at "
+          + bootstrapServers() + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
@@ -313,11 +340,15 @@ public final class KafkaBroker implements AutoCloseable {
     return producer;
   }
 
-  private void closeClients() {
+  private void closeProducer() {
     if (producer != null) {
       producer.close(Duration.ZERO);
       producer = null;
     }
+  }
+
+  private void closeClients() {
+    closeProducer();
     if (admin != null) {
       admin.close(Duration.ZERO);
       admin = null;
