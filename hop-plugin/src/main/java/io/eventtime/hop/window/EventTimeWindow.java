@@ -407,8 +407,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     synchronized (data.lock) {
       data.finished = true;
       stopIdleWatch();
-      if (data.staged == null) {
-        // the run did not reach its end: nothing to store, let other runs use the folder
+      if (data.staged == null && data.store != null) {
+        // the run did not reach its end (stopped, or another transform failed): nothing to store
+        logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateKept", data.store.directory()));
         closeStore();
       }
     }
