@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventtime.hop.beam.testplugin.SortRowsStandInMeta;
+import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -115,6 +116,19 @@ class TranslationRefusalTest {
     window.setPartitions("3");
     assertThat(problems(windowPipeline(window).meta())).containsExactly("Transform 'Window': its partition field"
         + " 'amount' is not translated to Beam yet: run this pipeline on the local engine, or clear the partition field");
+  }
+
+  @Test
+  void anEventKafkaInput() {
+    EventKafkaInputMeta kafka = new EventKafkaInputMeta();
+    kafka.setDefault();
+    TestPipelines p = new TestPipelines("kafka");
+    p.add("Read topic", kafka);
+    p.add("Write", TestPipelines.output(dir.resolve("out.ndjson")));
+    p.hop("Read topic", "Write");
+    assertThat(problems(p.meta())).containsExactly("Transform 'Read topic': Event Kafka Input is not translated to Beam"
+        + " yet: run this pipeline on the local engine (it reads the topic live there, with the window's partition"
+        + " field), or read the records from files with Event File Input");
   }
 
   @Test
