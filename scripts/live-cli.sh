@@ -15,16 +15,10 @@ mkdir -p "$WORK"
 mvn -B -q -ntp -pl testing/kafka-broker -am compile dependency:build-classpath \
   -Dmdep.outputFile="$WORK/cp.txt" >&2
 CP="$PWD/testing/kafka-broker/target/classes:$(cat "$WORK/cp.txt")"
-java -cp "$CP" io.eventtime.testing.kafka.SampleFeed "$RATE" orders >"$WORK/feed.log" 2>"$WORK/feed.err" &
-FEED=$!
+. scripts/lib/sample-feed.sh
+FEED=
 trap 'kill $FEED 2>/dev/null || true; wait $FEED 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-  grep -q '^bootstrap.servers=' "$WORK/feed.log" 2>/dev/null && break
-  kill -0 $FEED 2>/dev/null || { echo "the broker did not start:" >&2; cat "$WORK/feed.err" >&2; exit 1; }
-  sleep 0.5
-done
-SERVERS=$(sed -n 's/^bootstrap.servers=//p' "$WORK/feed.log")
-[ -n "$SERVERS" ] || { echo "the broker did not start within 60 s: $WORK/feed.err" >&2; exit 1; }
+start_sample_feed "$CP" "$WORK" "$RATE" orders
 echo "broker at $SERVERS, topic orders, $RATE orders a second; the windows as they close:" >&2
 QUERY="SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS window_start, count(*) AS orders,
   sum(amount) AS amount FROM orders GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)"
