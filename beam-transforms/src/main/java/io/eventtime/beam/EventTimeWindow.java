@@ -99,18 +99,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   public static final String SPARK_REFUSAL = "EventTimeWindow on an unbounded input needs event-time timers, which"
       + " Beam's Spark runner does not run in streaming mode (Beam 2.62): run it on the Direct runner, the Flink"
       + " runner (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input";
-  /** Why {@link #withState} is refused on an unbounded input, for now. */
-  static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
-      + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
-      + " input to carry the open windows over to the next run";
   /** Why an idle timeout is refused on a bounded input. */
   static final String BOUNDED_IDLE_REFUSAL = "EventTimeWindow on a bounded input has no idle timeout"
       + " (withIdleTimeout): a replay does not wait on the wall clock, so no partition goes idle; the idle timeout"
       + " is for an unbounded input (a live stream)";
-  /** Why an idle timeout is refused with a state, for now. */
-  static final String IDLE_STATE_REFUSAL = "EventTimeWindow cannot keep a state (withState) with an idle timeout"
-      + " (withIdleTimeout) yet: a live run with an idle timeout emits every window still open when its input"
-      + " ends or is drained; leave out withState";
   /** Why a partition field is refused on a bounded input, for now. */
   static final String BOUNDED_PARTITIONS_REFUSAL = "EventTimeWindow on a bounded input reads one partition, in"
       + " the order of its arrival field: withPartitionField and withPartitions are for an unbounded input (a live"
@@ -441,14 +433,13 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     partitions.check(input.getSchema());
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
-      if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
-        throw new IllegalArgumentException(settings.idleTimeoutMillis > 0 ? IDLE_STATE_REFUSAL : LIVE_STATE_REFUSAL);
-      }
     }
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis));
+      LiveState state = settings.handoff == null ? null
+          : LiveState.of(plan, partitions, settings.restored, settings.handoff, LiveWindows.KEY_BUCKETS);
+      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis, state));
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);
