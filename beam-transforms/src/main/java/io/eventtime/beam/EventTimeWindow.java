@@ -72,7 +72,9 @@ import org.apache.beam.sdk.values.Row;
  * timestamp it came with. Only portable Beam is used (state, event-time timers, standard coders):
  * the Direct runner in streaming, Flink with {@code --streaming} and Dataflow can run it; Beam's
  * Spark runner, which runs no event-time timers in streaming, is refused before the run
- * ({@link #SPARK_REFUSAL}), and so is {@link #withState} on an unbounded input.
+ * ({@link #SPARK_REFUSAL}). With {@link #withState} a live run goes on from the stored state and,
+ * when its input ends or is drained, hands the windows still open to the state instead of emitting
+ * them (docs/live-streams.md, "Stopping and going on").
  *
  * <pre>{@code
  * PCollection<Row> live = ...; // unbounded: _arrival the position, the Beam timestamp the read time
@@ -99,18 +101,10 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   public static final String SPARK_REFUSAL = "EventTimeWindow on an unbounded input needs event-time timers, which"
       + " Beam's Spark runner does not run in streaming mode (Beam 2.62): run it on the Direct runner, the Flink"
       + " runner (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input";
-  /** Why {@link #withState} is refused on an unbounded input, for now. */
-  static final String LIVE_STATE_REFUSAL = "EventTimeWindow on an unbounded input cannot keep a state yet"
-      + " (withState): a live run emits every window still open when its input ends or is drained; read a bounded"
-      + " input to carry the open windows over to the next run";
   /** Why an idle timeout is refused on a bounded input. */
   static final String BOUNDED_IDLE_REFUSAL = "EventTimeWindow on a bounded input has no idle timeout"
       + " (withIdleTimeout): a replay does not wait on the wall clock, so no partition goes idle; the idle timeout"
       + " is for an unbounded input (a live stream)";
-  /** Why an idle timeout is refused with a state, for now. */
-  static final String IDLE_STATE_REFUSAL = "EventTimeWindow cannot keep a state (withState) with an idle timeout"
-      + " (withIdleTimeout) yet: a live run with an idle timeout emits every window still open when its input"
-      + " ends or is drained; leave out withState";
   /** Why a partition field is refused on a bounded input, for now. */
   static final String BOUNDED_PARTITIONS_REFUSAL = "EventTimeWindow on a bounded input reads one partition, in"
       + " the order of its arrival field: withPartitionField and withPartitions are for an unbounded input (a live"
@@ -287,8 +281,31 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
   /**
    * Carries the watermark and the open windows over from the previous run and on to the next:
    * only the windows this run's watermark closes are emitted, the others are kept in the state.
-   * Without it, every window still open at the end of the input is emitted. Bounded inputs only
-   * for now: on an unbounded input it is refused when the transform is applied.
+   * Without it, every window still open at the end of the input is emitted (a drain).
+   *
+   * <p>On an unbounded input the run starts from every partition's stored watermark, idle
+   * watermark and open windows (the partitions must be the state's, in its order), and when the
+   * input is finished or drained it writes, instead of emitting them, the windows still open and
+   * each partition's watermark, next arrival and next position (one past its last row's arrival
+   * field: for {@link KafkaRows} the next offset) to the state; nothing is lost, a window is
+   * either emitted or in the state. Read each partition on from those positions: a row at a
+   * position below its partition's stored one was taken in by the run that stored the state, and
+   * is rejected with that reason. A bounded run's state goes on in a live run of one partition
+   * and a live run's state of one partition in a bounded run (which numbers its rows on and does
+   * not read the positions).
+   *
+   * <pre>{@code
+   * EventTimeWindow window = EventTimeWindow.of(WindowSpecs.tumbling(Duration.standardMinutes(10)))
+   *     .withTimeField("event_time")
+   *     .withPartitionField(KafkaRows.PARTITION_FIELD)
+   *     .withPartitions(0, 1);
+   * try (EventTimeState state = EventTimeState.open(Path.of("state/orders"), window)) {
+   *   live.apply(window.withState(state));   // live: an unbounded PCollection<Row>
+   *   PipelineResult result = pipeline.run();
+   *   result.waitUntilFinish();              // the input finished, or the job was drained
+   *   state.commit(result);                  // the open windows and positions become the state
+   * }
+   * }</pre>
    */
   public EventTimeWindow withState(EventTimeState state) {
     return with(s -> {
@@ -355,7 +372,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
    * {@code timeout} while it stays quiet, so that a quiet partition stops holding every window
    * back. A row of it that comes later behind that watermark is late, and its reason says the
    * watermark was set by the idle timeout. Refused, when the transform is applied, on a bounded
-   * input (a replay has no wall clock to wait for) and with {@link #withState}.
+   * input (a replay has no wall clock to wait for). With {@link #withState} the state keeps each
+   * partition's idle advance, so that a late row of the next run still names the timeout.
    *
    * <pre>{@code
    * kafka.rows().apply(EventTimeWindow.of(WindowSpecs.tumbling(Duration.standardMinutes(10)))
@@ -441,14 +459,13 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     partitions.check(input.getSchema());
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       LiveWindows.requireEventTimeTimers(input.getPipeline().getOptions());
-      if (settings.handoff != null || !settings.restored.equals(OpenState.empty())) {
-        throw new IllegalArgumentException(settings.idleTimeoutMillis > 0 ? IDLE_STATE_REFUSAL : LIVE_STATE_REFUSAL);
-      }
     }
     WindowPlan plan = new WindowPlan(settings.query, input.getSchema(), settings.timeField, settings.parser,
         settings.arrivalField, settings.startName, settings.endName);
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis));
+      LiveState state = settings.handoff == null ? null
+          : LiveState.of(plan, partitions, settings.restored, settings.handoff, LiveWindows.KEY_BUCKETS);
+      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis, state));
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);

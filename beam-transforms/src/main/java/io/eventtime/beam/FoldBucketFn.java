@@ -10,6 +10,7 @@ import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -39,7 +40,16 @@ import org.joda.time.Instant;
  * and each window leaves once it closes it, with the rows of every partition, merged in partition
  * order. The window rows and late rows of a release carry its timestamp; what the bucket emitted
  * and how far it can still emit goes to {@link CountLiveWindowsClosed}. At the end of the input (a
- * timer at the end of the global window) every open window is emitted. A release marked idle moves
+ * timer at the end of the global window, which fires when the input is finished or drained) every
+ * open window is emitted; with a state ({@link LiveState}) each bucket starts from its keys' part
+ * of the stored state instead (a start marker per bucket, {@link LiveBatch#start}, so that every
+ * bucket holds its part and hands it on even without a release), and at the end hands its
+ * processor's {@code hold()} on to {@link LiveHandOffFn} instead of emitting. The gauge
+ * {@value EventTimeMetrics#OPEN_WINDOWS} follows the windows the buckets hold (those handed on at the
+ * end stay counted: they are still open, in the state), the distributions
+ * {@value EventTimeMetrics#BUCKET_OPEN_WINDOWS} and {@value EventTimeMetrics#BUCKET_STATE_BYTES} what one
+ * bucket holds after each fold, and {@value EventTimeMetrics#WINDOW_CLOSE_LATENCY_MS} the wall time from
+ * a release to its window rows. A release marked idle moves
  * its partition's watermark as the idle timeout's ({@link PartitionedWindowProcessor#advanceIdleTo}),
  * so that a late row's reason names the timeout; the held state keeps it, and the processor
  * resumed from it is told again.
@@ -52,6 +62,14 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed;
   /** The idle timeout in milliseconds, 0 for none: what a late row's reason names. */
   private final long idleTimeoutMillis;
+  /** The stored state the buckets start from and hand on to, null when the run keeps none. */
+  private final LiveState state;
+  private final TupleTag<KV<Integer, HeldBucket>> handedOn;
+  private final OpenStateCoder stateCoder;
+  private final Counter openWindows = EventTimeMetrics.counter(EventTimeMetrics.OPEN_WINDOWS);
+  private final Distribution bucketOpenWindows = EventTimeMetrics.distribution(EventTimeMetrics.BUCKET_OPEN_WINDOWS);
+  private final Distribution bucketStateBytes = EventTimeMetrics.distribution(EventTimeMetrics.BUCKET_STATE_BYTES);
+  private final Distribution closeLatency = EventTimeMetrics.distribution(EventTimeMetrics.WINDOW_CLOSE_LATENCY_MS);
   private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
   private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
@@ -75,27 +93,43 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   @StateId("reported")
   private final StateSpec<ValueState<List<Long>>> reportedSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
 
+  /** With a state: the last position of each partition that this bucket took in, {@link Long#MIN_VALUE} for none. */
+  @StateId("lastPositions")
+  private final StateSpec<ValueState<List<Long>>> lastPositionsSpec = StateSpecs.value(ListCoder.of(VarLongCoder.of()));
+
   @TimerId("end")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
   FoldBucketFn(WindowPlan plan, LivePartitions partitions, TupleTag<Row> windows, TupleTag<Row> late,
-      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed, long idleTimeoutMillis) {
+      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed, long idleTimeoutMillis, LiveState state,
+      TupleTag<KV<Integer, HeldBucket>> handedOn) {
     this.plan = plan;
+    this.state = state;
+    this.handedOn = handedOn;
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.partitions = partitions;
     this.windows = windows;
     this.late = late;
     this.closed = closed;
     this.earlySpec = StateSpecs.bag(LiveBatch.coder(plan.input));
-    this.heldSpec = StateSpecs.value(NullableCoder.of(OpenStateCoder.of(plan.query.aggregates())));
+    this.stateCoder = OpenStateCoder.of(plan.query.aggregates());
+    this.heldSpec = StateSpecs.value(NullableCoder.of(stateCoder));
   }
 
   @ProcessElement
   public void process(@Element KV<Integer, LiveBatch> element, MultiOutputReceiver out,
       @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
       @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported,
-      @TimerId("end") Timer end) {
+      @StateId("lastPositions") ValueState<List<Long>> lastPositions, @TimerId("end") Timer end) {
     end.set(GlobalWindow.INSTANCE.maxTimestamp());
+    if (element.getValue().isStart()) {
+      if (held.read() == null) {
+        OpenState part = state.bucketPart(element.getKey(), stateCoder);
+        held.write(part);
+        openWindows.inc(part.windows().size() + part.waiting().size());
+      }
+      return;
+    }
     List<Long> read = next.read();
     List<Long> expected = read == null ? new ArrayList<>(Collections.nCopies(partitions.count(), 0L))
         : new ArrayList<>(read);
@@ -113,7 +147,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
     List<LiveBatch> waiting = new ArrayList<>();
     early.read().forEach(waiting::add);
     int waited = waiting.size();
-    Fold fold = new Fold(held.read());
+    Fold fold = new Fold(element.getKey(), held.read(), lastPositions);
     fold.fold(batch, out);
     expected.set(batch.partition, batch.sequence + 1);
     boolean more = true;
@@ -135,24 +169,46 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       early.clear();
       waiting.forEach(early::add);
     }
-    fold.hold(held, reported, element.getKey(), out);
+    fold.hold(held, reported, lastPositions, out);
   }
 
   /** One processor from the bucket's state, for the releases folded from one element. */
   private final class Fold {
+    private final int bucket;
     private final List<WindowResult> emitted = new ArrayList<>();
     private final PartitionedWindowProcessor processor;
     private final List<KV<Long, Long>> intervals = new ArrayList<>();
+    /** How many windows the bucket held before this fold, as the gauge counts them. */
+    private final int openBefore;
+    /** With a state: the last position of each partition taken in, else null. */
+    private final long[] lastPositions;
     private long latestStamp = Long.MIN_VALUE;
 
-    Fold(OpenState state) {
-      processor = state == null
+    /**
+     * A processor from {@code held}, the bucket's state; before its first release, from its part
+     * of the stored state, or afresh when the run keeps none.
+     */
+    Fold(int bucket, OpenState held, ValueState<List<Long>> positions) {
+      this.bucket = bucket;
+      OpenState from = held != null || state == null ? held : state.bucketPart(bucket, stateCoder);
+      processor = from == null
           ? new PartitionedWindowProcessor(plan.query, partitions.names(), emitted::add)
-          : PartitionedWindowProcessor.resume(plan.query, emitted::add, state);
-      for (int p = 0; state != null && p < state.partitions().size(); p++) {
-        Long idle = state.partitions().get(p).idleWatermark();
-        if (idle != null) {
+          : PartitionedWindowProcessor.resume(plan.query, emitted::add, from);
+      for (int p = 0; from != null && p < from.partitions().size(); p++) {
+        Long idle = from.partitions().get(p).idleWatermark();
+        // a run without the timeout keeps the stored advance as its watermark, not as the timeout's
+        if (idle != null && idleTimeoutMillis > 0) {
           processor.advanceIdleTo(p, idle, idleTimeoutMillis);
+        }
+      }
+      openBefore = held == null ? 0 : processor.openWindowCount();
+      if (state == null) {
+        lastPositions = null;
+      } else {
+        List<Long> read = positions.read();
+        lastPositions = new long[partitions.count()];
+        for (int p = 0; p < lastPositions.length; p++) {
+          lastPositions[p] = read == null ? Long.MIN_VALUE : read.get(p);
         }
       }
     }
@@ -165,6 +221,9 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       long folded = 0;
       long dropped = 0;
       for (ArrivedRow r : batch.rows) {
+        if (lastPositions != null) {
+          lastPositions[p] = Math.max(lastPositions[p], r.position);
+        }
         if (r.watermark != ArrivedRow.NO_WATERMARK) {
           processor.advanceWatermarkTo(p, r.watermark);
         }
@@ -184,13 +243,30 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       }
       rowsFolded.inc(folded);
       lateDropped.inc(dropped);
+      if (!emitted.isEmpty()) {
+        long latency = System.currentTimeMillis() - batch.stamp;
+        emitted.forEach(w -> closeLatency.update(latency));
+      }
       emit(stamp, out);
     }
 
+    /** The end of the input without a state: every window still open leaves. */
     void finish(Instant stamp, MultiOutputReceiver out) {
       latestStamp = stamp.getMillis();
       processor.finish();
       emit(stamp, out);
+      openWindows.dec(openBefore);
+    }
+
+    /** The end of the input with a state: the bucket's windows and watermarks go on to the hand-off, not out. */
+    void handOn(Instant stamp, MultiOutputReceiver out) {
+      latestStamp = stamp.getMillis();
+      List<Long> positions = new ArrayList<>();
+      for (long last : lastPositions) {
+        positions.add(last);
+      }
+      out.get(handedOn).outputWithTimestamp(KV.of(LiveHandOffFn.KEY, new HeldBucket(bucket, processor.hold(), positions)),
+          stamp);
     }
 
     private void emit(Instant stamp, MultiOutputReceiver out) {
@@ -207,18 +283,30 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
      * and below which end it can emit no more: the stream's watermark, and below the end of every
      * session still waiting to be joined.
      */
-    void hold(ValueState<OpenState> held, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
+    void hold(ValueState<OpenState> held, ValueState<List<Long>> reported, ValueState<List<Long>> positions,
+        MultiOutputReceiver out) {
       Long watermark = processor.watermark();
+      int open = processor.openWindowCount();
       OpenState state = processor.hold();
       held.write(state);
+      openWindows.inc(open - openBefore);
+      bucketOpenWindows.update(open);
+      bucketStateBytes.update(EventTimeMetrics.encodedSize(stateCoder, state));
+      if (lastPositions != null) {
+        List<Long> last = new ArrayList<>();
+        for (long l : lastPositions) {
+          last.add(l);
+        }
+        positions.write(last);
+      }
       long floor = watermark == null ? Long.MIN_VALUE : watermark;
       for (OpenState.OpenWindow w : state.waiting()) {
         floor = Math.min(floor, w.end() - 1);
       }
-      report(floor, reported, bucket, out);
+      report(floor, reported, out);
     }
 
-    void report(long floor, ValueState<List<Long>> reported, int bucket, MultiOutputReceiver out) {
+    void report(long floor, ValueState<List<Long>> reported, MultiOutputReceiver out) {
       List<Long> sent = reported.read();
       if (sent != null && intervals.isEmpty() && sent.get(1) == floor) {
         return;
@@ -231,23 +319,32 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
     }
   }
 
-  /** The end of the input: every window still open leaves. */
+  /**
+   * The end of the input (finished or drained): every window still open leaves, or, with a
+   * state, the bucket's part of the state is handed on.
+   */
   @OnTimer("end")
   public void onEnd(OnTimerContext c, @Key Integer bucket, MultiOutputReceiver out,
       @StateId("next") ValueState<List<Long>> next, @StateId("early") BagState<LiveBatch> early,
-      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported) {
+      @StateId("held") ValueState<OpenState> held, @StateId("reported") ValueState<List<Long>> reported,
+      @StateId("lastPositions") ValueState<List<Long>> lastPositions) {
     if (early.read().iterator().hasNext()) {
       throw new IllegalStateException("bucket " + bucket + " ended with releases still waiting for releases "
           + next.read() + " (by partition), which never came");
     }
-    OpenState state = held.read();
-    if (state == null) {
+    OpenState bucketState = held.read();
+    if (bucketState == null && state == null) {
       return;
     }
-    Fold fold = new Fold(state);
-    fold.finish(c.timestamp(), out);
-    fold.report(Long.MAX_VALUE, reported, bucket, out);
+    Fold fold = new Fold(bucket, bucketState, lastPositions);
+    if (state == null) {
+      fold.finish(c.timestamp(), out);
+    } else {
+      fold.handOn(c.timestamp(), out);
+    }
+    fold.report(Long.MAX_VALUE, reported, out);
     held.clear();
     next.clear();
+    lastPositions.clear();
   }
 }

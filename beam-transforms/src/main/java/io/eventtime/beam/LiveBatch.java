@@ -21,6 +21,8 @@ import org.apache.beam.sdk.values.KV;
  * {@code watermarkAfter} is the wall clock less the delay.
  */
 final class LiveBatch {
+  /** The partition place of a {@link #start} marker: none. */
+  private static final int START = -1;
   final int partition;
   final long sequence;
   final long stamp;
@@ -39,6 +41,19 @@ final class LiveBatch {
     this.watermarkAfter = watermarkAfter;
     this.rows = List.copyOf(rows);
     this.idle = idle;
+  }
+
+  /**
+   * The marker that starts a key bucket of a run that keeps a state, one per bucket at the start
+   * of the run: the bucket takes up its part of the stored state and sets its end timer, so that
+   * it hands its windows on at the end even when no release comes to it.
+   */
+  static LiveBatch start() {
+    return new LiveBatch(START, 0, Long.MIN_VALUE, ArrivedRow.NO_WATERMARK, List.of());
+  }
+
+  boolean isStart() {
+    return partition == START;
   }
 
   /** Encodes the four numbers and the idle mark (1 or 0), and the rows with the input rows' schema. */

@@ -36,6 +36,12 @@ import org.joda.time.Instant;
  * ({@link CountLiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
  * coders, and with an idle timeout a processing-time timer per partition, started by one marker
  * per partition flattened into the rows.
+ *
+ * <p>With a state ({@link EventTimeWindow#withState}, {@link LiveState}) the run goes on from the
+ * stored watermarks and windows: one start marker per key bucket flattened into the releases
+ * gives each bucket its part; rows at positions the state has taken in already are rejected with
+ * the reason; at the end of the input the buckets' held states meet in {@link LiveHandOffFn},
+ * which writes the hand-off, and no window still open is emitted.
  */
 final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResult> {
   /** The package of Beam's Spark runners (SparkRunner, SparkStructuredStreamingRunner, their test runners). */
@@ -46,11 +52,14 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   private final LivePartitions partitions;
   /** The idle timeout in milliseconds, 0 for none. */
   private final long idleTimeoutMillis;
+  /** The stored state the run goes on from and hands on to, null when it keeps none. */
+  private final LiveState state;
 
-  LiveWindows(WindowPlan plan, LivePartitions partitions, long idleTimeoutMillis) {
+  LiveWindows(WindowPlan plan, LivePartitions partitions, long idleTimeoutMillis, LiveState state) {
     this.plan = plan;
     this.partitions = partitions;
     this.idleTimeoutMillis = idleTimeoutMillis;
+    this.state = state;
   }
 
   /** Refuses, before the run, a runner that cannot run the live path: Beam's Spark runner. */
@@ -69,6 +78,9 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
       builder.add(DisplayData.item("idleTimeout", org.joda.time.Duration.millis(idleTimeoutMillis))
           .withLabel("Idle timeout (wall clock)"));
     }
+    if (state != null) {
+      builder.add(DisplayData.item("stateHandoff", state.handoff()).withLabel("State hand-off file"));
+    }
   }
 
   @Override
@@ -76,7 +88,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     TupleTag<KV<Integer, ArrivedRow>> rows = new TupleTag<>() {};
     TupleTag<Row> rejected = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
-        ParDo.of(new ReadLiveRowsFn(plan, partitions, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
+        ParDo.of(new ReadLiveRowsFn(plan, partitions, state, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
     TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed = new TupleTag<>() {};
     PCollection<KV<Integer, ArrivedRow>> arrived = read.get(rows)
@@ -84,11 +96,23 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     if (idleTimeoutMillis > 0) {
       arrived = withStartMarkers(arrived);
     }
-    PCollectionTuple folded = arrived
-        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS, idleTimeoutMillis)))
-        .setCoder(KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input)))
-        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed, idleTimeoutMillis))
-            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed)));
+    TupleTag<KV<Integer, HeldBucket>> handedOn = new TupleTag<>() {};
+    KvCoder<Integer, LiveBatch> batchCoder = KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input));
+    PCollection<KV<Integer, LiveBatch>> releases = arrived
+        .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS, idleTimeoutMillis, state)))
+        .setCoder(batchCoder);
+    if (state != null) {
+      releases = withBucketStarts(releases, batchCoder);
+    }
+    PCollectionTuple folded = releases
+        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed,
+                idleTimeoutMillis, state, handedOn))
+            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed).and(handedOn)));
+    PCollection<KV<Integer, HeldBucket>> held = folded.get(handedOn)
+        .setCoder(KvCoder.of(VarIntCoder.of(), HeldBucket.coder(plan.query.aggregates())));
+    if (state != null) {
+      held.apply("HandOffState", ParDo.of(new LiveHandOffFn(plan, state, KEY_BUCKETS)));
+    }
     folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), CountLiveWindowsClosed.Report.CODER))
         .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed(KEY_BUCKETS)));
     return new EventTimeWindowResult(input.getPipeline(), folded.get(out.windows()).setRowSchema(plan.output),
@@ -112,6 +136,18 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
         .apply("WithStartMarkers", Flatten.pCollections()).setCoder(coder);
   }
 
+  /** The releases with one start marker per key bucket, so that every bucket takes up its part of the stored state. */
+  private PCollection<KV<Integer, LiveBatch>> withBucketStarts(PCollection<KV<Integer, LiveBatch>> releases,
+      KvCoder<Integer, LiveBatch> coder) {
+    List<KV<Integer, LiveBatch>> starts = new ArrayList<>();
+    for (int b = 0; b < KEY_BUCKETS; b++) {
+      starts.add(KV.of(b, LiveBatch.start()));
+    }
+    PCollection<KV<Integer, LiveBatch>> started =
+        releases.getPipeline().apply("StartBuckets", Create.of(starts).withCoder(coder));
+    return PCollectionList.of(releases).and(started).apply("WithBucketStarts", Flatten.pCollections()).setCoder(coder);
+  }
+
   /**
    * Sets {@code timer} to fire once Beam's watermark has passed {@code stamp} (so that every
    * element stamped at or before it has come), unless it is set to fire sooner; {@code at} keeps
@@ -128,21 +164,23 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
 
   /**
    * Reads each row's partition, position and event time where it is, or rejects it with the
-   * reason at once (it keeps its timestamp); the rows go on keyed by their partition's place in
-   * partition order.
+   * reason at once (it keeps its timestamp), as it rejects a row at a position the stored state
+   * has taken in already; the rows go on keyed by their partition's place in partition order.
    */
   static final class ReadLiveRowsFn extends DoFn<Row, KV<Integer, ArrivedRow>> {
     private final WindowPlan plan;
     private final LivePartitions partitions;
+    private final LiveState state;
     private final TupleTag<KV<Integer, ArrivedRow>> rows;
     private final TupleTag<Row> rejected;
     private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
 
-    ReadLiveRowsFn(WindowPlan plan, LivePartitions partitions, TupleTag<KV<Integer, ArrivedRow>> rows,
+    ReadLiveRowsFn(WindowPlan plan, LivePartitions partitions, LiveState state, TupleTag<KV<Integer, ArrivedRow>> rows,
         TupleTag<Row> rejected) {
       this.plan = plan;
       this.partitions = partitions;
+      this.state = state;
       this.rows = rows;
       this.rejected = rejected;
     }
@@ -157,6 +195,14 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
         String where = position == null ? "" : plan.where(position) + ", ";
         out.get(rejected).output(
             ProblemRows.of(plan.problems, row, partitions.field(), where + partitions.unknownReason(row)));
+        return;
+      }
+      Long position = state == null ? null : plan.position(row);
+      String inState = position == null ? null : state.takenInAlready(partition, position);
+      if (inState != null) {
+        rowsRejected.inc();
+        out.get(rejected).output(ProblemRows.of(plan.problems, row, plan.arrivalField,
+            partitions.where(partition) + plan.where(position) + ": " + inState));
         return;
       }
       ArrivedRow arrived = ReadEventTimesFn.read(plan, row, out.get(rejected)::output);

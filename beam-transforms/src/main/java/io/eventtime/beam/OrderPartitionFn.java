@@ -8,6 +8,8 @@ import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -45,6 +47,11 @@ import org.joda.time.Instant;
  * sent to every bucket as a release marked idle, and the timer is set again. While rows of the
  * partition wait to be put in order the partition is not idle (they came within the timeout's
  * reach; they are judged first), so the advance waits for the next firing.
+ *
+ * <p>With a stored state ({@link LiveState}) each partition's watermark goes on from the state's:
+ * its latest event time and idle watermark there, until a row of this run moves them. The gauge
+ * {@value EventTimeMetrics#BUFFERED_ROWS} counts the rows waiting here, the distribution
+ * {@value EventTimeMetrics#PARTITION_BUFFERED_ROWS} one partition's after each row and release.
  */
 final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, LiveBatch>> {
   private final WindowPlan plan;
@@ -52,9 +59,17 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   private final int buckets;
   /** The idle timeout in milliseconds, 0 for none. */
   private final long idleTimeoutMillis;
+  /** The stored state the partitions' watermarks go on from, null when the run keeps none. */
+  private final LiveState state;
+  private final Counter bufferedRows = EventTimeMetrics.counter(EventTimeMetrics.BUFFERED_ROWS);
+  private final Distribution partitionBuffered = EventTimeMetrics.distribution(EventTimeMetrics.PARTITION_BUFFERED_ROWS);
 
   @StateId("waiting")
   private final StateSpec<BagState<TimestampedValue<ArrivedRow>>> waitingSpec;
+
+  /** How many rows are waiting, null for none. */
+  @StateId("buffered")
+  private final StateSpec<ValueState<Long>> bufferedSpec = StateSpecs.value(NullableCoder.of(VarLongCoder.of()));
 
   /** The position of the last row released, null before the first. */
   @StateId("lastReleased")
@@ -89,8 +104,9 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   @TimerId("idle")
   private final TimerSpec idleSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
-  OrderPartitionFn(WindowPlan plan, LivePartitions partitions, int buckets, long idleTimeoutMillis) {
+  OrderPartitionFn(WindowPlan plan, LivePartitions partitions, int buckets, long idleTimeoutMillis, LiveState state) {
     this.plan = plan;
+    this.state = state;
     this.partitions = partitions;
     this.buckets = buckets;
     this.idleTimeoutMillis = idleTimeoutMillis;
@@ -100,7 +116,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
   @ProcessElement
   public void process(@Element KV<Integer, ArrivedRow> row, @Timestamp Instant stamp,
       @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
-      @StateId("releaseAt") ValueState<Long> releaseAt,
+      @StateId("releaseAt") ValueState<Long> releaseAt, @StateId("buffered") ValueState<Long> buffered,
       @TimerId("release") Timer release, @TimerId("end") Timer end, @TimerId("idle") Timer idle) {
     end.set(GlobalWindow.INSTANCE.maxTimestamp());
     if (idleTimeoutMillis > 0) {
@@ -110,6 +126,11 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       return; // the partition's start marker: only the idle timer
     }
     waiting.add(TimestampedValue.of(row.getValue(), stamp));
+    Long before = buffered.read();
+    long now = before == null ? 1 : before + 1;
+    buffered.write(now);
+    bufferedRows.inc();
+    partitionBuffered.update(now);
     LiveWindows.armAfter(stamp.getMillis(), releaseAt, release);
   }
 
@@ -131,7 +152,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       return;
     }
     long target = now < Long.MIN_VALUE + plan.query.delayMillis() ? Long.MIN_VALUE : now - plan.query.delayMillis();
-    if (target <= watermarkOf(maxEventTime.read(), idleWatermark.read())) {
+    if (target <= watermarkOf(maxOf(partition, maxEventTime), idleOf(partition, idleWatermark))) {
       return;
     }
     idleWatermark.write(target);
@@ -143,7 +164,8 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       @StateId("waiting") BagState<TimestampedValue<ArrivedRow>> waiting,
       @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
       @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt,
-      @StateId("idleWatermark") ValueState<Long> idleWatermark, @TimerId("release") Timer release) {
+      @StateId("idleWatermark") ValueState<Long> idleWatermark, @StateId("buffered") ValueState<Long> buffered,
+      @TimerId("release") Timer release) {
     releaseAt.clear();
     long before = c.timestamp().getMillis();
     List<ArrivedRow> due = new ArrayList<>();
@@ -160,7 +182,8 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       waiting.add(w);
       LiveWindows.armAfter(w.getTimestamp().getMillis(), releaseAt, release);
     }
-    release(c, partition, due, lastReleased, maxEventTime, idleWatermark.read(), sent);
+    released(due.size(), later.size(), buffered);
+    release(c, partition, due, lastReleased, maxEventTime, idleOf(partition, idleWatermark), sent);
   }
 
   @OnTimer("end")
@@ -169,7 +192,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
       @StateId("lastReleased") ValueState<Long> lastReleased, @StateId("maxEventTime") ValueState<Long> maxEventTime,
       @StateId("sent") ValueState<List<Long>> sent, @StateId("releaseAt") ValueState<Long> releaseAt,
       @StateId("idleWatermark") ValueState<Long> idleWatermark, @StateId("ended") ValueState<Boolean> ended,
-      @TimerId("idle") Timer idle) {
+      @StateId("buffered") ValueState<Long> buffered, @TimerId("idle") Timer idle) {
     List<ArrivedRow> due = new ArrayList<>();
     waiting.read().forEach(w -> due.add(w.getValue()));
     waiting.clear();
@@ -178,7 +201,31 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
     if (idleTimeoutMillis > 0) {
       idle.clear();
     }
-    release(c, partition, due, lastReleased, maxEventTime, idleWatermark.read(), sent);
+    released(due.size(), 0, buffered);
+    release(c, partition, due, lastReleased, maxEventTime, idleOf(partition, idleWatermark), sent);
+  }
+
+  /** Keeps the count of waiting rows and the gauges after {@code due} rows left and {@code left} stay. */
+  private void released(int due, int left, ValueState<Long> buffered) {
+    bufferedRows.dec(due);
+    partitionBuffered.update(left);
+    if (left == 0) {
+      buffered.clear();
+    } else {
+      buffered.write((long) left);
+    }
+  }
+
+  /** The partition's latest event time: this run's, or the stored state's before its first row. */
+  private Long maxOf(int partition, ValueState<Long> maxEventTime) {
+    Long max = maxEventTime.read();
+    return max != null || state == null ? max : state.maxEventTime(partition);
+  }
+
+  /** The watermark the idle timeout set the partition to: this run's, or the stored state's before any. */
+  private Long idleOf(int partition, ValueState<Long> idleWatermark) {
+    Long idle = idleWatermark.read();
+    return idle != null || state == null ? idle : state.idleWatermark(partition);
   }
 
   /**
@@ -193,7 +240,7 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
     }
     due.sort(Comparator.comparingLong(r -> r.position));
     Long last = lastReleased.read();
-    Long max = maxEventTime.read();
+    Long max = maxOf(partition, maxEventTime);
     Long maxBefore = max;
     List<List<ArrivedRow>> byBucket = new ArrayList<>();
     for (int b = 0; b < buckets; b++) {

@@ -27,6 +27,8 @@ final class WindowPlan implements Serializable {
   final Schema output;
   final Schema problems;
   final String timeField;
+  /** The field of each row's arrival position. */
+  final String arrivalField;
   private final EventTimeParser parser;
   private final int timeIndex;
   private final int arrivalIndex;
@@ -41,6 +43,7 @@ final class WindowPlan implements Serializable {
     this.query = query;
     this.input = input;
     this.timeField = timeField;
+    this.arrivalField = arrivalField;
     this.parser = parser;
     BoundQuery bound = QueryBinder.bind(query, timeField, startName, endName, BeamValues.inputFields(input))
         .orElseThrow();

@@ -9,7 +9,6 @@ import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -31,7 +30,6 @@ import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The idle timeout on the live path (docs/semantics.md, "Idle partitions", example L5) on the
@@ -121,21 +119,6 @@ class LiveIdleTimeoutTest {
     Pipeline p = LiveWindowExamplesTest.pipeline();
     assertThatThrownBy(() -> p.apply(Create.of(row(0, "00:01", 1)).withRowSchema(SCHEMA)).apply(idle))
         .isInstanceOf(IllegalArgumentException.class).hasMessage(EventTimeWindow.BOUNDED_IDLE_REFUSAL);
-  }
-
-  @Test
-  void aStateWithTheTimeoutIsRefusedBeforeTheRun(@TempDir Path dir) {
-    EventTimeWindow window = EventTimeWindow.of(L5).withTimeField("event_time")
-        .withIdleTimeout(java.time.Duration.ofSeconds(30));
-    Pipeline p = LiveWindowExamplesTest.pipeline();
-    try (EventTimeState state = EventTimeState.open(dir.resolve("state"), window)) {
-      PCollection<Row> live = p.apply(TestStream.create(RowCoder.of(SCHEMA))
-          .addElements(TimestampedValue.of(row(0, "00:01", 1), stamp(1))).advanceWatermarkToInfinity());
-      assertThatThrownBy(() -> live.apply(window.withState(state))).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("EventTimeWindow cannot keep a state (withState) with an idle timeout (withIdleTimeout) yet: a"
-              + " live run with an idle timeout emits every window still open when its input ends or is drained;"
-              + " leave out withState");
-    }
   }
 
   /** L5 with the partitions named 3 and 7 (Kafka's ids need not be their places): the reasons name them by id. */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowSpec;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.runners.spark.FakeSparkRunner;
@@ -25,7 +24,6 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What only the live path has: windows leave while the stream runs, rejected rows go out at once
@@ -33,9 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * is refused before the run.
  */
 class LiveWindowTest {
-  @TempDir
-  Path dir;
-
   /**
    * Example A with a row of no usable time inserted as the fourth, fed one row a second, the
    * watermark half a second past each. Each window row and late row is stamped just after the
@@ -135,18 +130,5 @@ class LiveWindowTest {
     PCollection<Row> bounded = p.apply(Create.of(LiveWindowExamplesTest.exampleARows())
         .withRowSchema(LiveWindowExamplesTest.A_SCHEMA));
     assertThat(bounded.apply("Bounded", window).windows()).isNotNull();
-  }
-
-  @Test
-  void aStateOnAnUnboundedInput_isRefusedBeforeTheRun() {
-    Pipeline p = LiveWindowExamplesTest.pipeline();
-    EventTimeWindow window = LiveWindowExamplesTest.exampleA(WindowSpec.tumbling(60_000));
-    try (EventTimeState state = EventTimeState.open(dir.resolve("state"), window)) {
-      PCollection<Row> live = liveInput(p);
-      assertThatThrownBy(() -> live.apply(window.withState(state))).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("EventTimeWindow on an unbounded input cannot keep a state yet (withState): a live run emits"
-              + " every window still open when its input ends or is drained; read a bounded input to carry the open"
-              + " windows over to the next run");
-    }
   }
 }
