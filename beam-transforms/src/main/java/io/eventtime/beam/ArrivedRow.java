@@ -81,5 +81,19 @@ final class ArrivedRow {
     public void verifyDeterministic() throws NonDeterministicException {
       rows.verifyDeterministic();
     }
+
+    /**
+     * Equal for one schema: a runner may compare the coders of collections it joins (Flink's
+     * union of a Flatten refuses two that differ, as the idle timeout's start markers and the rows).
+     */
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ArrivedRowCoder c && c.rows.equals(rows);
+    }
+
+    @Override
+    public int hashCode() {
+      return rows.hashCode();
+    }
   }
 }

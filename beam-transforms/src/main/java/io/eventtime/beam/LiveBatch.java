@@ -56,13 +56,18 @@ final class LiveBatch {
     return partition == START;
   }
 
-  /** Encodes the four numbers and the idle mark (1 or 0), and the rows with the input rows' schema. */
+  private static final DelegateCoder.CodingFunction<LiveBatch, KV<List<Long>, List<ArrivedRow>>> TO_KV =
+      b -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter, b.idle ? 1L : 0L), b.rows);
+  private static final DelegateCoder.CodingFunction<KV<List<Long>, List<ArrivedRow>>, LiveBatch> FROM_KV =
+      kv -> new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1), kv.getKey().get(2), kv.getKey().get(3),
+          kv.getValue(), kv.getKey().get(4) == 1L);
+
+  /**
+   * Encodes the four numbers and the idle mark (1 or 0), and the rows with the input rows' schema.
+   * Two coders for one schema are equal (the functions are shared), as a runner comparing them expects.
+   */
   static Coder<LiveBatch> coder(Schema schema) {
     return DelegateCoder.of(
-        KvCoder.of(ListCoder.of(VarLongCoder.of()), ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema))),
-        (LiveBatch b) -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter, b.idle ? 1L : 0L),
-            b.rows),
-        (KV<List<Long>, List<ArrivedRow>> kv) -> new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1),
-            kv.getKey().get(2), kv.getKey().get(3), kv.getValue(), kv.getKey().get(4) == 1L));
+        KvCoder.of(ListCoder.of(VarLongCoder.of()), ListCoder.of(new ArrivedRow.ArrivedRowCoder(schema))), TO_KV, FROM_KV);
   }
 }

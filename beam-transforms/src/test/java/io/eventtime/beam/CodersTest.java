@@ -118,6 +118,29 @@ class CodersTest {
         .isNotEqualTo(AccumulatorsCoder.of(List.of(AggregateSpec.countAll("n"))));
   }
 
+  /**
+   * Flink's union of a Flatten compares its inputs' coders: the idle timeout's start markers and
+   * the rows each get an {@link ArrivedRow.ArrivedRowCoder} of their own, which must be equal.
+   */
+  @Test
+  void theLivePathsCodersOfOneSchemaAreEqual() {
+    Schema schema = Schema.builder().addStringField("event_time").addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
+    Schema same = Schema.builder().addStringField("event_time").addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
+    Schema other = Schema.builder().addStringField("time").addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
+    assertThat(new ArrivedRow.ArrivedRowCoder(schema)).isEqualTo(new ArrivedRow.ArrivedRowCoder(schema))
+        .isEqualTo(new ArrivedRow.ArrivedRowCoder(same)).hasSameHashCodeAs(new ArrivedRow.ArrivedRowCoder(same))
+        .isNotEqualTo(new ArrivedRow.ArrivedRowCoder(other));
+    assertThat(org.apache.beam.sdk.coders.NullableCoder.of(new ArrivedRow.ArrivedRowCoder(schema)))
+        .isEqualTo(org.apache.beam.sdk.coders.NullableCoder.of(new ArrivedRow.ArrivedRowCoder(same)));
+    assertThat(LiveBatch.coder(schema)).isEqualTo(LiveBatch.coder(same)).hasSameHashCodeAs(LiveBatch.coder(same))
+        .isNotEqualTo(LiveBatch.coder(other));
+    List<AggregateSpec> specs = List.of(AggregateSpec.countAll("n"), AggregateSpec.of(AggregateKind.LAST, "v", "l"));
+    assertThat(OpenWindowCoder.of(specs)).isEqualTo(OpenWindowCoder.of(List.copyOf(specs)))
+        .hasSameHashCodeAs(OpenWindowCoder.of(specs)).isNotEqualTo(OpenWindowCoder.of(specs.subList(0, 1)));
+    assertThat(OpenStateCoder.of(specs)).isEqualTo(OpenStateCoder.of(List.copyOf(specs)))
+        .hasSameHashCodeAs(OpenStateCoder.of(specs)).isNotEqualTo(OpenStateCoder.of(specs.subList(0, 1)));
+  }
+
   @Test
   void aWrongNumberOfAccumulatorsIsRefused() {
     AccumulatorsCoder coder = AccumulatorsCoder.of(List.of(AggregateSpec.countAll("n")));

@@ -77,14 +77,14 @@ public abstract class ConformanceSuite {
   }
 
   /** Example A's query with the tumbling windows: delay 5 minutes, policy event, count(*). */
-  private static EventTimeWindow exampleATumbling() {
+  static EventTimeWindow exampleATumbling() {
     return EventTimeWindow.of(WindowSpec.tumbling(A.tumbling().sizeMillis())).withTimeField("event_time")
         .withWatermarkDelay(java.time.Duration.ofMillis(A.delayMillis())).withLatePolicy(LatePolicy.parse(A.policy()))
         .withAggregates(AggregateSpec.countAll("events"));
   }
 
   /** Example A's late rows as the late output writes them (before the Beam timestamp). */
-  private static List<String> exampleALate(Path file) {
+  static List<String> exampleALate(Path file) {
     return A.late().stream().map(l -> l.time() + "|" + l.arrival() + "|event_time|line " + l.arrival() + " of " + file
         + ": event time " + l.time() + " is behind the watermark " + l.watermark() + " (late policy " + A.policy() + ")")
         .toList();

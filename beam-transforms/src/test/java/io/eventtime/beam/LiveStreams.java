@@ -45,6 +45,12 @@ final class LiveStreams {
    * advanced past the stretch after it; then the drain.
    */
   static TestStream<Row> shuffled(Schema schema, List<TimestampedValue<Row>> arrivals, Random random, int maxStretch) {
+    return shuffled(schema, arrivals, random, maxStretch, 4);
+  }
+
+  /** {@link #shuffled(Schema, List, Random, int)} in bundles of up to {@code maxBundle} rows. */
+  static TestStream<Row> shuffled(Schema schema, List<TimestampedValue<Row>> arrivals, Random random, int maxStretch,
+      int maxBundle) {
     TestStream.Builder<Row> stream = TestStream.create(RowCoder.of(schema));
     int i = 0;
     while (i < arrivals.size()) {
@@ -56,7 +62,7 @@ final class LiveStreams {
       Collections.shuffle(stretch, random);
       int at = 0;
       while (at < stretch.size()) {
-        int bundle = Math.min(stretch.size(), at + 1 + random.nextInt(4));
+        int bundle = Math.min(stretch.size(), at + 1 + random.nextInt(maxBundle));
         stream = addAll(stream, stretch.subList(at, bundle));
         at = bundle;
       }

@@ -76,7 +76,7 @@ final class FlinkLiveJobs {
     r.late().apply(name + "-Late", ParDo.of(new RowFiles(out.resolve("late"), RowFiles.Kind.LATE, keys)));
     r.rejected().apply(name + "-Rejected", ParDo.of(new RowFiles(out.resolve("rejected"), RowFiles.Kind.REJECTED, keys)));
     in.rejected().apply(name + "-ReadRejected", ParDo.of(new RowFiles(out.resolve("read-rejected"),
-        RowFiles.Kind.REJECTED, keys)));
+        RowFiles.Kind.READ_REJECTED, keys)));
   }
 
   /**

@@ -31,7 +31,9 @@ final class RowFiles extends DoFn<Row, Void> {
     WINDOW,
     /** A late or rejected row: named by its partition and offset, written with the reason (late) or alone (rejected). */
     LATE,
-    REJECTED
+    REJECTED,
+    /** A record KafkaRows rejected (its flat {@link KafkaRows#REJECTED_SCHEMA}): named by its partition and offset, written alone. */
+    READ_REJECTED
   }
 
   private final String folder;
@@ -56,6 +58,9 @@ final class RowFiles extends DoFn<Row, Void> {
       }
       identity = id.toString();
       text = String.join("|", fields);
+    } else if (kind == Kind.READ_REJECTED) {
+      identity = identity(row.getInt32("partition"), row.getInt64("offset"));
+      text = identity;
     } else {
       Row input = row.getRow(ProblemRows.ROW);
       identity = identity(input.getInt32(KafkaRows.PARTITION_FIELD), input.getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD));
