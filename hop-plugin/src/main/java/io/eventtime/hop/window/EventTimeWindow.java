@@ -345,8 +345,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     List<IRowSet> targets = getTransformMeta().isDistributes() && !rowSets.isEmpty() ? rowSets.subList(0, 1)
         : rowSets;
     for (IRowSet target : targets) {
+      // a stopped transform that is not an Event File Output takes no more rows: give up on it in time
       while (!target.putRowWait(layout, row, 100, TimeUnit.MILLISECONDS)) {
-        if (Thread.currentThread().isInterrupted()) {
+        if (Thread.currentThread().isInterrupted() || System.nanoTime() > data.stopDeadline) {
           return;
         }
       }
@@ -495,7 +496,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       for (int i = 0; i < values.length; i++) {
         row[k + 2 + i] = HopValues.toHop(values[i], out.getValueMeta(k + 2 + i));
       }
-      if (isStopped()) {
+      if (data.live && isStopped()) {
         putAfterStop(out, row, getOutputRowSets());
       } else {
         putRow(out, row);
@@ -516,7 +517,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     IRowMeta input = getInputRowMeta();
     Object[] out = RowDataUtil.resizeArray(row, data.lateRowMeta.size());
     out[input.size()] = reason;
-    if (isStopped()) {
+    if (data.live && isStopped()) {
       putAfterStop(data.lateRowMeta, out, List.of(data.lateRowSet));
     } else {
       putRowTo(data.lateRowMeta, out, data.lateRowSet);
@@ -675,6 +676,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
    * read, and stores the state of every row taken in (design 1.6); nothing more is emitted.
    */
   private void storeAtStop() {
+    data.stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
     try {
       takeWhatWasRead();
       if (data.settings == null) {

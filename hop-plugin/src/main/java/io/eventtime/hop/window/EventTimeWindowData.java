@@ -56,6 +56,8 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   /** The stats of the processors a commit handed on from. */
   Stats before = new Stats(0, 0, 0, 0, 0, 0);
   volatile boolean emittingDone;
+  /** After a stop: until when rows are handed on through the hops. */
+  long stopDeadline;
   Thread stopOnShutdown;
   final CountDownLatch stopped = new CountDownLatch(1);
 
