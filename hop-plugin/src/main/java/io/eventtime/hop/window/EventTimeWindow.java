@@ -707,7 +707,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         data.stopOnShutdown = null;
       }
       if (data.staged == null) {
-        // the run did not reach its end: nothing to store, let other runs use the folder
+        // the run did not reach its end (stopped or failed while a row was in hand): nothing to
+        // store, let other runs use the folder
+        if (data.store != null && !data.live && !getPipeline().isPreview()) {
+          logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateKept", data.store.directory()));
+        }
         closeStore();
       }
     }
