@@ -114,6 +114,7 @@ class MetadataInjectionTest {
     injection.set(meta, "STATE_FOLDER", "${STATE}/window");
     injection.set(meta, "PARTITION_FIELD", "_partition");
     injection.set(meta, "PARTITIONS", "${PARTITIONS}");
+    injection.set(meta, "OFFSET_FIELD", "_offset");
 
     injection.assertEveryKeyWasInjected();
     assertThat(List.of(meta.getTimeField(), meta.getTimeFormat(), meta.getEpochUnit(), meta.getTimeZone(),
@@ -123,7 +124,8 @@ class MetadataInjectionTest {
         meta.getStateFolder())).containsExactly("ts", "yyyy-MM-dd HH:mm:ss", "seconds", "Europe/Paris", "hopping",
         "${SIZE}", "20 SECONDS", "7 MINUTES", "5 SECONDS", "from", "to", "2 MINUTES", "event", "late", "why",
         "30 SECONDS", "${STATE}/window");
-    assertThat(List.of(meta.getPartitionField(), meta.getPartitions())).containsExactly("_partition", "${PARTITIONS}");
+    assertThat(List.of(meta.getPartitionField(), meta.getPartitions(), meta.getOffsetField()))
+        .containsExactly("_partition", "${PARTITIONS}", "_offset");
     assertThat(meta.getGroupFields()).extracting(GroupField::getName).containsExactly("user", "file");
     assertThat(meta.getAggregates()).extracting(WindowAggregate::getField, WindowAggregate::getAggregate,
         WindowAggregate::getOutputName).containsExactly(tuple(null, "count", "n"), tuple("line", "count distinct", "lines"));

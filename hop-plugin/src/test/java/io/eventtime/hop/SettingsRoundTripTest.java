@@ -163,6 +163,7 @@ class SettingsRoundTripTest {
     w.setDefault();
     w.setPartitionField("_partition");
     w.setPartitions("3");
+    w.setOffsetField("_offset");
     PipelineMeta p = new PipelineBuilder("kafka").transform("in", in).transform("window", w).hop("in", "window").build();
     PipelineMeta loaded = new PipelineMeta(new ByteArrayInputStream(p.getXml(new Variables()).getBytes(StandardCharsets.UTF_8)),
         new MemoryMetadataProvider(), new Variables());
@@ -178,6 +179,7 @@ class SettingsRoundTripTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple("user", "String", null),
             org.assertj.core.groups.Tuple.tuple("ts", "Timestamp", "dd/MM/yyyy HH:mm"));
     EventTimeWindowMeta w2 = (EventTimeWindowMeta) loaded.findTransform("window").getTransform();
-    assertThat(List.of(w2.getPartitionField(), w2.getPartitions())).containsExactly("_partition", "3");
+    assertThat(List.of(w2.getPartitionField(), w2.getPartitions(), w2.getOffsetField()))
+        .containsExactly("_partition", "3", "_offset");
   }
 }

@@ -1,12 +1,17 @@
 package io.eventtime.hop.fileoutput;
 
+import io.eventtime.hop.CommittedFile;
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.SharedState;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.IRowSet;
 import org.apache.hop.core.exception.HopException;
@@ -22,9 +27,15 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 /**
  * Writes each row to an NDJSON or CSV file as it comes, and passes it on. The file is flushed
  * whenever no more rows are waiting, so that the rows of a live stream reach it without delay.
+ * Directly downstream of an Event Time Window with a partition field and a state folder, the
+ * file is committed with the window's state ({@link CommittedFile}): a restart cuts it back to
+ * the committed length and appends after it, so each window row is in it once.
  */
-public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFileOutputData> {
+public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFileOutputData>
+    implements CommittedFile {
   private static final Class<?> PKG = EventFileOutputMeta.class;
+  /** How long a stop waits for the window upstream to send its last rows. */
+  private static final long STOP_WAIT_SECONDS = 15;
 
 
   public EventFileOutput(TransformMeta transformMeta, EventFileOutputMeta meta, EventFileOutputData data,
@@ -39,10 +50,26 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
     }
     // the fields too where the design tells them: nothing is opened before all is checked
     IRowMeta layout = Settings.previousLayout(this);
-    return Settings.resolvedAtInit(this, problems -> {
+    EventFileOutputMeta.OutputSettings resolved = Settings.resolvedAtInit(this, problems -> {
       Settings.requireOneCopy(getTransformMeta(), this, EventFileOutputMeta.copies(), problems);
       return meta.resolve(this, layout, problems);
-    }) != null;
+    });
+    if (resolved == null) {
+      return false;
+    }
+    data.path = localPath(resolved.filename());
+    return true;
+  }
+
+  /** The absolute path of a local file, as a state names it; null for a file of another file system. */
+  private String localPath(String name) {
+    try {
+      FileObject file = HopVfs.getFileObject(name, this);
+      return "file".equals(file.getName().getScheme())
+          ? Path.of(file.getName().getPath()).toAbsolutePath().normalize().toString() : null;
+    } catch (HopException e) {
+      return null;
+    }
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
@@ -53,19 +80,31 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
   public boolean processRow() throws HopException {
     Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     Object[] row = getRow();
-    if (first) {
-      first = false;
-      // with no rows at all the file is still written: empty, or with only the CSV header
-      open(row == null ? previousLayout() : getInputRowMeta());
+    synchronized (data.ledger) {
+      if (first) {
+        first = false;
+        // with no rows at all the file is still written: empty, or with only the CSV header
+        open(row == null ? previousLayout() : getInputRowMeta());
+      }
+      if (row == null) {
+        if (data.committer != null && isStopped()) {
+          return false; // dispose() writes what the window sent
+        }
+        end();
+        setOutputDone();
+        return false;
+      }
+      write(row);
     }
-    if (row == null) {
-      close();
-      setOutputDone();
-      return false;
-    }
+    putRow(getInputRowMeta(), row);
+    return true;
+  }
+
+  private void write(Object[] row) throws HopException {
     try {
       data.writer.write(row);
       incrementLinesOutput();
+      data.written++;
       if (noRowsWaiting()) {
         data.writer.flush();
       }
@@ -73,8 +112,95 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
       throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.CannotWrite", data.settings.filename(),
           e.getMessage()), e);
     }
-    putRow(getInputRowMeta(), row);
-    return true;
+    if (data.committer != null) {
+      data.ledger.notifyAll();
+    }
+  }
+
+  /**
+   * On a stop, writes the rows the window sent before it took its last state (those waiting in
+   * the hop), so that the state stored at the stop holds them: once the window says it sent its
+   * last row, or after a while.
+   */
+  private void writeWhatTheWindowSent() throws HopException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+    boolean last = false;
+    while (true) {
+      last = data.committer.emittingDone() || System.nanoTime() > deadline;
+      for (IRowSet rows : getInputRowSets()) {
+        for (Object[] row; (row = rows.getRowImmediate()) != null; ) {
+          write(row);
+        }
+      }
+      if (last) {
+        return;
+      }
+      try {
+        data.ledger.wait(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public String committedPath() {
+    return data.path;
+  }
+
+  @Override
+  public void commitWith(SharedState window) {
+    data.committer = window;
+  }
+
+  @Override
+  public long lengthAfter(long rows) {
+    synchronized (data.ledger) {
+      while (data.written < rows && !data.ended) {
+        try {
+          data.ledger.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return -1;
+        }
+      }
+      if (data.written != rows) {
+        return -1;
+      }
+      Path file = Path.of(data.path);
+      try {
+        if (data.writer != null) {
+          data.writer.flush();
+        } else if (!data.ended && !appends()) {
+          return 0; // not opened yet: it starts the file when it opens
+        }
+        if (!Files.exists(file)) {
+          return 0;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+          channel.force(true);
+          return channel.size();
+        }
+      } catch (IOException e) {
+        logError(BaseMessages.getString(PKG, "EventFileOutput.Problem.CannotWrite", data.path, e.getMessage()));
+        return -1;
+      }
+    }
+  }
+
+  /** Whether the file is appended to: as set, or after the bytes a stored state holds as written. */
+  private boolean appends() {
+    return meta.isAppend() || data.committer != null && data.committer.committedLength(data.path) != null;
+  }
+
+  private void end() throws HopException {
+    try {
+      close();
+    } finally {
+      data.ended = true;
+      data.ledger.notifyAll();
+    }
   }
 
   private IRowMeta previousLayout() throws HopException {
@@ -85,6 +211,9 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
   private void open(IRowMeta input) throws HopException {
     data.settings = Settings.resolvedOrRefused(getTransformName(), problems -> meta.resolve(this, input, problems));
     String name = data.settings.filename();
+    if (data.committer != null && data.path == null) {
+      throw new HopException(BaseMessages.getString(PKG, "EventFileOutput.Problem.NotLocal", name));
+    }
     try {
       FileObject file = HopVfs.getFileObject(name, this);
       if (file.isFolder()) {
@@ -93,8 +222,9 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
       if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
         file.getParent().createFolder();
       }
-      boolean writeHeader = meta.isCsvHeader() && !(meta.isAppend() && file.exists() && file.getContent().getSize() > 0);
-      OutputStream stream = outputStream(file, meta.isAppend());
+      boolean append = appends();
+      boolean writeHeader = meta.isCsvHeader() && !(append && file.exists() && file.getContent().getSize() > 0);
+      OutputStream stream = outputStream(file, append);
       data.writer = new EventFileWriter(stream, input, data.settings.columns(), data.settings.csv(),
           data.settings.delimiter(), data.settings.csv() && writeHeader);
     } catch (IOException e) {
@@ -141,10 +271,19 @@ public class EventFileOutput extends BaseTransform<EventFileOutputMeta, EventFil
 
   @Override
   public void dispose() {
-    try {
-      close();
-    } catch (HopException e) {
-      logError(e.getMessage());
+    synchronized (data.ledger) {
+      try {
+        if (data.committer != null && isStopped() && !data.ended) {
+          if (first) {
+            first = false;
+            open(previousLayout());
+          }
+          writeWhatTheWindowSent();
+        }
+        end();
+      } catch (HopException e) {
+        logError(e.getMessage());
+      }
     }
     super.dispose();
   }

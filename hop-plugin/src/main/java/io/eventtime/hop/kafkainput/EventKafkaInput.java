@@ -2,9 +2,12 @@ package io.eventtime.hop.kafkainput;
 
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.SharedState;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.pipeline.Pipeline;
@@ -18,6 +21,8 @@ import org.apache.kafka.common.KafkaException;
  * Reads a Kafka topic row by row: every partition in offset order, until the pipeline is stopped,
  * or, with "stop when caught up", up to the end offsets found at the start. A record that cannot
  * be read goes to error handling with its partition, offset and reason, and the reading goes on.
+ * With an Event Time Window downstream that has a state folder, each partition starts at the
+ * offset after the last row the window's state holds, so no row is read twice across restarts.
  */
 public class EventKafkaInput extends BaseTransform<EventKafkaInputMeta, EventKafkaInputData> {
   private static final Class<?> PKG = EventKafkaInputMeta.class;
@@ -40,6 +45,7 @@ public class EventKafkaInput extends BaseTransform<EventKafkaInputMeta, EventKaf
     }
     data.settings = Settings.resolvedAtInit(this, problems -> {
       Settings.requireOneCopy(getTransformMeta(), this, EventKafkaInputMeta.copies(), problems);
+      meta.checkSharedState(getPipelineMeta(), getTransformMeta(), this, problems);
       return meta.resolve(this, problems);
     });
     if (data.settings == null) {
@@ -63,6 +69,10 @@ public class EventKafkaInput extends BaseTransform<EventKafkaInputMeta, EventKaf
   @Override
   public boolean processRow() throws HopException {
     Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
+    if (first) {
+      first = false;
+      startFromTheState();
+    }
     if (data.polled == null || !data.polled.hasNext()) {
       if (isStopped()) {
         return false;
@@ -96,6 +106,24 @@ public class EventKafkaInput extends BaseTransform<EventKafkaInputMeta, EventKaf
       logBasic(BaseMessages.getString(PKG, "EventKafkaInput.Log.Read", getLinesInput()));
     }
     return true;
+  }
+
+  /**
+   * With an Event Time Window downstream that keeps each partition's position in its state folder
+   * (its init has loaded it by now), each partition the state holds an offset for starts there;
+   * the others start at the start position.
+   */
+  private void startFromTheState() throws HopException {
+    for (TransformMeta t : PipelineGraph.downstream(getPipelineMeta(), getTransformMeta())) {
+      if (PipelineGraph.running(getPipeline(), t.getName()) instanceof SharedState window && window.keepsPositions()) {
+        Map<Integer, Long> offsets = window.storedNextOffsets();
+        if (!offsets.isEmpty()) {
+          data.reader.seekTo(offsets, t.getName());
+          logBasic(BaseMessages.getString(PKG, "EventKafkaInput.Log.FromState", t.getName(), offsets.toString()));
+        }
+        return;
+      }
+    }
   }
 
   @Override

@@ -1,7 +1,11 @@
 package io.eventtime.hop.kafkainput;
 
+import io.eventtime.core.state.StateSource;
 import io.eventtime.hop.Documentation;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.StateSourceMeta;
+import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hop.core.ICheckResult;
@@ -30,7 +34,8 @@ import org.apache.hop.pipeline.transform.TransformMeta;
     categoryDescription = "i18n::EventTime.Category",
     keywords = "i18n::EventKafkaInput.Keywords",
     documentationUrl = Documentation.PAGES + "event-kafka-input.md")
-public class EventKafkaInputMeta extends BaseTransformMeta<EventKafkaInput, EventKafkaInputData> {
+public class EventKafkaInputMeta extends BaseTransformMeta<EventKafkaInput, EventKafkaInputData>
+    implements StateSourceMeta {
   private static final Class<?> PKG = EventKafkaInputMeta.class;
 
   /** What copies would do, for the check and the run's refusal. */
@@ -166,6 +171,45 @@ public class EventKafkaInputMeta extends BaseTransformMeta<EventKafkaInput, Even
   }
 
   @Override
+  public StateSource stateSource(IVariables variables) {
+    String servers = Settings.resolve(variables, bootstrapServers);
+    String name = Settings.resolve(variables, topic);
+    return servers == null || name == null ? null : StateSource.of("kafka", "servers", servers, "topic", name);
+  }
+
+  /**
+   * The Event Time Windows downstream with a state folder share it with this transform, which
+   * starts each partition at the offset the state holds: there must be at most one, and it must
+   * take each row's partition and offset from this transform's partition and offset fields.
+   */
+  void checkSharedState(PipelineMeta pipelineMeta, TransformMeta transformMeta, IVariables variables,
+      List<String> problems) {
+    List<TransformMeta> windows = PipelineGraph.downstream(pipelineMeta, transformMeta).stream()
+        .filter(t -> t.getTransform() instanceof EventTimeWindowMeta w && Settings.resolve(variables, w.getStateFolder())
+            != null).toList();
+    if (windows.size() > 1) {
+      problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.TwoStates",
+          String.join(", ", windows.stream().map(TransformMeta::getName).toList())));
+      return;
+    }
+    if (windows.isEmpty()) {
+      return;
+    }
+    EventTimeWindowMeta w = (EventTimeWindowMeta) windows.get(0).getTransform();
+    String name = windows.get(0).getName();
+    String partition = Settings.resolve(variables, partitionField);
+    String offset = Settings.resolve(variables, offsetField);
+    String windowPartition = Settings.resolve(variables, w.getPartitionField());
+    String windowOffset = Settings.resolve(variables, w.getOffsetField());
+    if (partition == null || offset == null) {
+      problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.StateNeedsFields", name));
+    } else if (!partition.equals(windowPartition) || !offset.equals(windowOffset)) {
+      problems.add(BaseMessages.getString(PKG, "EventKafkaInputMeta.Problem.StateFields", name, partition, offset,
+          windowPartition == null ? "(none)" : windowPartition, windowOffset == null ? "(none)" : windowOffset));
+    }
+  }
+
+  @Override
   public void getFields(IRowMeta rowMeta, String origin, IRowMeta[] info, TransformMeta nextTransform,
       IVariables variables, IHopMetadataProvider metadataProvider) throws HopTransformException {
     IRowMeta layout = KafkaInputSettings.layout(this, variables);
@@ -184,6 +228,7 @@ public class EventKafkaInputMeta extends BaseTransformMeta<EventKafkaInput, Even
     }
     resolve(variables, problems);
     Settings.requireOneCopy(transformMeta, variables, copies(), problems);
+    checkSharedState(pipelineMeta, transformMeta, variables, problems);
     Settings.report(remarks, transformMeta, problems, BaseMessages.getString(PKG, "EventKafkaInput.CheckResult.OK"));
   }
 

@@ -99,6 +99,32 @@ final class TopicReader implements Closeable {
     return partitions;
   }
 
+  /**
+   * Starts each partition of {@code offsets} (partition number to the next offset to read) there;
+   * with stop when caught up, a partition is caught up again by its new position.
+   */
+  void seekTo(Map<Integer, Long> offsets, String stateOwner) throws HopException {
+    for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
+      if (e.getKey() >= partitions.size()) {
+        throw new HopException(BaseMessages.getString(PKG, "EventKafkaInput.Problem.StatePartitions", stateOwner,
+            e.getKey(), settings.topic, partitions.size()));
+      }
+      consumer.seek(partitions.get(e.getKey()), e.getValue());
+    }
+    if (settings.stopWhenCaughtUp) {
+      consumer.resume(List.copyOf(caughtUp));
+      caughtUp.clear();
+      try {
+        for (TopicPartition tp : partitions) {
+          noteCaughtUp(tp);
+        }
+      } catch (TimeoutException e) {
+        throw new HopException(BaseMessages.getString(PKG, "EventKafkaInput.Problem.NoBroker", settings.servers,
+            timeoutText(), settings.topic));
+      }
+    }
+  }
+
   private String timeoutText() {
     long ms = settings.timeoutMillis;
     return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";

@@ -6,14 +6,23 @@ import io.eventtime.core.OpenState;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
 import io.eventtime.core.state.StateException;
+import io.eventtime.core.state.CommittedOutputs;
+import io.eventtime.core.state.StateSource;
 import io.eventtime.core.state.StateStore;
+import io.eventtime.hop.CommittedFile;
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.HopValues;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.SharedState;
+import io.eventtime.hop.StateSourceMeta;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.hop.core.IRowSet;
@@ -29,6 +38,7 @@ import org.apache.hop.pipeline.Pipeline;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.engine.IPipelineEngine;
 import org.apache.hop.pipeline.transform.BaseTransform;
+import org.apache.hop.pipeline.transform.ITransform;
 import org.apache.hop.pipeline.transform.TransformMeta;
 
 /**
@@ -41,8 +51,12 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * the end are kept for the next run instead of being emitted, and the new state replaces the old
  * one only when the whole pipeline has succeeded. All the windowing is the core's.
  */
-public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTimeWindowData> {
+public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTimeWindowData> implements SharedState {
   private static final Class<?> PKG = EventTimeWindowMeta.class;
+  /** A live run commits at least this often while rows come (design 4.2). */
+  private static final long COMMIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** How long a stop waits for the rows already read upstream, and a shutdown for the state. */
+  private static final long STOP_WAIT_SECONDS = 15;
 
   public EventTimeWindow(TransformMeta transformMeta, EventTimeWindowMeta meta, EventTimeWindowData data,
       int copyNr, PipelineMeta pipelineMeta, Pipeline pipeline) {
@@ -68,13 +82,23 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       return false;
     }
     OpenState state = OpenState.empty();
+    data.live = s.stateFolder() != null && s.partitioning().isPartitioned() && !getPipeline().isPreview();
     if (s.stateFolder() != null) {
       try {
-        data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField());
+        StateSource source = null;
+        if (s.partitioning().isPartitioned()) {
+          source = kafkaSource();
+        }
+        data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField(), source);
         state = data.store.load();
-        if (state.partitions().size() != 1) {
-          throw new IllegalArgumentException("the state holds " + state.partitions().size()
-              + " partitions, and a run without a partition field has one");
+        int expected = s.partitioning().count();
+        if (data.store.hasState() && state.partitions().size() != expected) {
+          throw new IllegalArgumentException("the state holds " + state.partitions().size() + " partitions, and "
+              + (s.partitioning().isPartitioned() ? "Partitions is " + expected : "a run without a partition field has"
+              + " one") + ": give this run its own state folder, or set Partitions as the run that stored it had");
+        }
+        if (data.live) {
+          startLive(s, state);
         }
       } catch (StateException | IllegalArgumentException e) {
         logError(Settings.refusal(getTransformName(),
@@ -82,14 +106,93 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         closeStore();
         return false;
       }
-      if (!getPipeline().isPreview()) {
+      if (!data.live && !getPipeline().isPreview()) {
         getPipeline().addExecutionFinishedListener(this::commitStateIfTheRunSucceeded);
       }
     }
-    data.processor = s.partitioning().isPartitioned()
-        ? new PartitionedWindowProcessor(s.query(), s.partitioning().count(), this::emit)
-        : PartitionedWindowProcessor.resume(s.query(), this::emit, state);
+    data.processor = data.store != null && data.store.hasState() || !s.partitioning().isPartitioned()
+        ? PartitionedWindowProcessor.resume(s.query(), this::emit, state)
+        : new PartitionedWindowProcessor(s.query(), s.partitioning().count(), this::emit);
     return true;
+  }
+
+  /**
+   * What the Event Kafka Input upstream reads, stored with the state; a partition field with a
+   * state folder needs one, as only it starts each partition at the stored offset.
+   */
+  private StateSource kafkaSource() {
+    for (TransformMeta t : PipelineGraph.upstream(getPipelineMeta(), getTransformMeta())) {
+      if (t.getTransform() instanceof StateSourceMeta input) {
+        return input.stateSource(this);
+      }
+    }
+    throw new IllegalArgumentException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.NoKafkaUpstream"));
+  }
+
+  /**
+   * A live run: cuts the committed files back to what the state holds, takes each partition's
+   * stored offset, finds the Event File Outputs directly downstream whose files are committed with
+   * the state, and has the JVM's shutdown (HopRun ended by a signal) stop the pipeline the way
+   * HopGui's stop button does, so that the state is stored.
+   */
+  private void startLive(WindowSettings s, OpenState state) {
+    CommittedOutputs.cutBack(state.outputs());
+    data.storedOutputs = state.outputs();
+    data.nextOffsets = new long[s.partitioning().count()];
+    java.util.Arrays.fill(data.nextOffsets, -1);
+    Map<Integer, Long> stored = new TreeMap<>();
+    for (int p = 0; p < state.partitions().size(); p++) {
+      if (state.partitions().get(p).position() instanceof OpenState.NextOffset next) {
+        data.nextOffsets[p] = next.nextOffset();
+        stored.put(p, next.nextOffset());
+      }
+    }
+    data.storedOffsets = Map.copyOf(stored);
+    findCommittedFiles();
+    data.lastCommitNanos = System.nanoTime();
+    data.stopOnShutdown = new Thread(this::stopOnShutdown, "eventtime-stop-" + getTransformName());
+    Runtime.getRuntime().addShutdownHook(data.stopOnShutdown);
+  }
+
+  /**
+   * The Event File Outputs on this transform's hops: the late target's file counts the late rows,
+   * the others the window rows, when every window row reaches each of them (one main hop, or
+   * rows copied to every hop). Any other output gets its rows at least once.
+   */
+  private void findCommittedFiles() {
+    List<TransformMeta> next = new ArrayList<>(getPipelineMeta().findNextTransforms(getTransformMeta()));
+    if (getTransformMeta().getTransformErrorMeta() != null) {
+      next.remove(getTransformMeta().getTransformErrorMeta().getTargetTransform());
+    }
+    String lateTarget = meta.getLateTargetTransform();
+    List<CommittedFile> windows = new ArrayList<>();
+    List<CommittedFile> late = new ArrayList<>();
+    int mainHops = 0;
+    for (TransformMeta t : next) {
+      boolean isLate = lateTarget != null && t.getName().equalsIgnoreCase(lateTarget);
+      mainHops += isLate ? 0 : 1;
+      if (PipelineGraph.running(getPipeline(), t.getName()) instanceof CommittedFile file) {
+        (isLate ? late : windows).add(file);
+      }
+    }
+    if (mainHops > 1 && getTransformMeta().isDistributes() && !windows.isEmpty()) {
+      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.Distributed"));
+      windows.clear();
+    }
+    windows.forEach(f -> f.commitWith(this));
+    late.forEach(f -> f.commitWith(this));
+    data.windowFiles = List.copyOf(windows);
+    data.lateFiles = List.copyOf(late);
+  }
+
+  /** HopRun ended by a signal: stop the pipeline as HopGui's stop button does, and wait for the state. */
+  private void stopOnShutdown() {
+    getPipeline().stopAll();
+    try {
+      data.stopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static Path folder(String name) {
@@ -127,12 +230,23 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
     Object[] row = getRow();
     if (row == null) {
+      if (data.live && isStopped()) {
+        return false; // the stop is handled in dispose(), where Hop always comes
+      }
       endOfInput();
       return false;
     }
+    take(getInputRowMeta(), row);
+    if (data.live) {
+      commitWhenDue();
+    }
+    return true;
+  }
+
+  private void take(IRowMeta layout, Object[] row) throws HopException {
     if (first) {
       first = false;
-      start(getInputRowMeta());
+      start(layout);
     }
     WindowSettings s = data.settings;
     int partition = 0;
@@ -148,8 +262,19 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         partition = (int) (long) (Long) value;
       }
       if (why != null) {
-        rejectForPartition(row, why);
-        return true;
+        rejectForPartition(row, s.partitioning().field(), why);
+        return;
+      }
+      if (data.live) {
+        Object offset = HopValues.nativeValue(data.offsetMeta, row[s.partitioning().offsetIndex()]);
+        if (offset == null || (Long) offset < 0) {
+          rejectForPartition(row, s.partitioning().offsetField(), offset == null ? "no offset: the row has no value"
+              + " in it, and the state records where each partition goes on from it"
+              : "offset " + offset + " is negative: an offset in a partition is 0 or more");
+          return;
+        }
+        data.nextOffsets[partition] = (Long) offset + 1;
+        data.uncommitted = true;
       }
     }
     long eventTime;
@@ -157,7 +282,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       eventTime = s.timeReader().read(HopValues.nativeValue(data.timeMeta, row[s.timeIndex()]));
     } catch (EventTimeException | HopValueException e) {
       reject(row, partition, e.getMessage());
-      return true;
+      return;
     }
     Key key = keyOf(row);
     Object[] inputs = inputsOf(row);
@@ -173,6 +298,138 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         late(row, data.processor.lateReason(partition, eventTime));
       }
     }
+  }
+
+  /**
+   * On a stop, takes in the rows upstream has already read (those in the hop's buffer), so that
+   * the state stored at the stop holds them and the next run does not read them again.
+   */
+  private void takeWhatWasRead() throws HopException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+    while (true) {
+      boolean upstreamRunning = false;
+      for (TransformMeta t : getPipelineMeta().findPreviousTransforms(getTransformMeta())) {
+        ITransform before = PipelineGraph.running(getPipeline(), t.getName());
+        upstreamRunning |= before != null && before.isRunning();
+      }
+      boolean took = false;
+      for (IRowSet rows : getInputRowSets()) {
+        for (Object[] row; (row = rows.getRowImmediate()) != null; ) {
+          if (getInputRowMeta() == null) {
+            setInputRowMeta(rows.getRowMeta());
+          }
+          take(rows.getRowMeta(), row);
+          took = true;
+        }
+      }
+      if (!upstreamRunning && !took || System.nanoTime() > deadline) {
+        return;
+      }
+      if (!took) {
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * Hop's putRow drops rows once the pipeline is stopped; the rows a live run sends after a stop
+   * (from the rows it takes in then) go into the hops themselves, to every one of them when the
+   * rows are copied, else to the first, as the Event File Outputs there write them for the state.
+   */
+  private void putAfterStop(IRowMeta layout, Object[] row, List<IRowSet> rowSets) {
+    List<IRowSet> targets = getTransformMeta().isDistributes() && !rowSets.isEmpty() ? rowSets.subList(0, 1)
+        : rowSets;
+    for (IRowSet target : targets) {
+      // a stopped transform that is not an Event File Output takes no more rows: give up on it in time
+      while (!target.putRowWait(layout, row, 100, TimeUnit.MILLISECONDS)) {
+        if (Thread.currentThread().isInterrupted() || System.nanoTime() > data.stopDeadline) {
+          return;
+        }
+      }
+    }
+    incrementLinesWritten();
+  }
+
+  /**
+   * A live run commits after rows that closed windows once no more rows wait, and at least once a
+   * second while rows come (design 4.2).
+   */
+  private void commitWhenDue() throws HopException {
+    if (!data.uncommitted) {
+      return;
+    }
+    boolean closedSome = data.windowRowsSent > data.windowRowsAtCommit;
+    if (closedSome && noRowsWaiting() || System.nanoTime() - data.lastCommitNanos >= COMMIT_NANOS) {
+      synchronized (data.lock) {
+        commit(false);
+      }
+    }
+  }
+
+  private boolean noRowsWaiting() {
+    for (IRowSet rows : getInputRowSets()) {
+      if (rows.size() > 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Commits the open windows, each partition's next offset and the committed files' lengths once
+   * they hold every row sent so far, in one atomic step of the state store; the processor goes on
+   * from what it held unless this is the last commit. A file that ended without those rows
+   * (failed, or stopped before it wrote them) leaves the last commit standing.
+   */
+  private OpenState commit(boolean last) throws HopException {
+    OpenState held;
+    try {
+      held = data.processor.hold();
+    } catch (EmitFailed e) {
+      throw e.getCause();
+    }
+    if (last) {
+      data.emittingDone = true;
+    } else {
+      data.before = data.stats();
+      data.processor = PartitionedWindowProcessor.resume(data.settings.query(), this::emit, held);
+    }
+    Map<String, Long> lengths = new TreeMap<>();
+    if (!committedLengths(data.windowFiles, data.windowRowsSent, lengths)
+        || !committedLengths(data.lateFiles, data.lateToTarget, lengths)) {
+      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.CommitSkipped"));
+      return held;
+    }
+    OpenState state = held.withOutputs(lengths);
+    for (int p = 0; p < data.nextOffsets.length; p++) {
+      if (data.nextOffsets[p] >= 0) {
+        state = state.withPosition(p, new OpenState.NextOffset(data.nextOffsets[p]));
+      }
+    }
+    try {
+      data.store.commit(state);
+    } catch (StateException e) {
+      throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()), e);
+    }
+    data.uncommitted = false;
+    data.windowRowsAtCommit = data.windowRowsSent;
+    data.lastCommitNanos = System.nanoTime();
+    return held;
+  }
+
+  private static boolean committedLengths(List<CommittedFile> files, long rows, Map<String, Long> lengths) {
+    for (CommittedFile f : files) {
+      long length = f.lengthAfter(rows);
+      if (length < 0) {
+        return false;
+      }
+      lengths.put(f.committedPath(), length);
+    }
     return true;
   }
 
@@ -183,6 +440,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.outputRowMeta = s.outputRowMeta();
     data.timeMeta = input.getValueMeta(s.timeIndex());
     data.partitionMeta = s.partitioning().isPartitioned() ? input.getValueMeta(s.partitioning().index()) : null;
+    data.offsetMeta = data.live ? input.getValueMeta(s.partitioning().offsetIndex()) : null;
     data.keyMetas = new IValueMeta[s.keyIndexes().length];
     for (int i = 0; i < data.keyMetas.length; i++) {
       data.keyMetas[i] = input.getValueMeta(s.keyIndexes()[i]);
@@ -238,7 +496,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       for (int i = 0; i < values.length; i++) {
         row[k + 2 + i] = HopValues.toHop(values[i], out.getValueMeta(k + 2 + i));
       }
-      putRow(out, row);
+      if (data.live && isStopped()) {
+        putAfterStop(out, row, getOutputRowSets());
+      } else {
+        putRow(out, row);
+      }
+      data.windowRowsSent++;
     } catch (HopException e) {
       throw new EmitFailed(e);
     }
@@ -254,7 +517,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     IRowMeta input = getInputRowMeta();
     Object[] out = RowDataUtil.resizeArray(row, data.lateRowMeta.size());
     out[input.size()] = reason;
-    putRowTo(data.lateRowMeta, out, data.lateRowSet);
+    if (data.live && isStopped()) {
+      putAfterStop(data.lateRowMeta, out, List.of(data.lateRowSet));
+    } else {
+      putRowTo(data.lateRowMeta, out, data.lateRowSet);
+    }
     data.lateToTarget++;
   }
 
@@ -266,11 +533,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
   }
 
   /**
-   * A row of no partition of the stream: rejected with the reason, and not counted in the
-   * processor's stats, which count the rows of its partitions.
+   * A row of no partition of the stream, or of no offset in a live run: rejected with the
+   * reason, and not counted in the processor's stats, which count the rows of its partitions.
    */
-  private void rejectForPartition(Object[] row, String reason) throws HopTransformException {
-    sendRejected(row, data.settings.partitioning().field(), reason);
+  private void rejectForPartition(Object[] row, String field, String reason) throws HopTransformException {
+    sendRejected(row, field, reason);
   }
 
   private void sendRejected(Object[] row, String field, String reason) throws HopTransformException {
@@ -293,7 +560,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       stopIdleWatch();
       String kept = "";
       try {
-        if (data.store == null) {
+        if (data.live) {
+          kept = BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats.Kept", commit(true).windows().size());
+        } else if (data.store == null) {
           data.processor.finish();
         } else if (getPipeline().isPreview()) {
           // a preview shows what a run would send, and leaves the state for the run
@@ -314,7 +583,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       String late = data.lateRowSet == null ? ""
           : BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats.LateSent", meta.getLateTargetTransform(),
               data.lateToTarget);
-      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats", data.processor.stats().toJson(), kept, late));
+      logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.Stats", data.stats().toJson(), kept, late));
     }
     setOutputDone();
     if (data.lateRowSet != null) {
@@ -402,18 +671,77 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
   }
 
+  /**
+   * A live run that was stopped (HopGui's stop button, HopRun ended): takes in the rows already
+   * read, and stores the state of every row taken in (design 1.6); nothing more is emitted.
+   */
+  private void storeAtStop() {
+    data.stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+    try {
+      takeWhatWasRead();
+      if (data.settings == null) {
+        return; // not one row came: the stored state stands as it is
+      }
+      endOfInput();
+    } catch (HopException | RuntimeException e) {
+      logError(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder", e.getMessage()), e);
+      setErrors(getErrors() + 1);
+    }
+  }
+
   @Override
   public void dispose() {
+    if (data.live && !data.emittingDone && data.store != null) {
+      storeAtStop();
+    }
     synchronized (data.lock) {
       data.finished = true;
+      data.emittingDone = true;
       stopIdleWatch();
-      if (data.staged == null && data.store != null) {
-        // the run did not reach its end (stopped, or another transform failed): nothing to store
-        logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateKept", data.store.directory()));
+      if (data.stopOnShutdown != null) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(data.stopOnShutdown);
+        } catch (IllegalStateException e) {
+          // the JVM is shutting down: the hook is running, and waits for the latch below
+        }
+        data.stopOnShutdown = null;
+      }
+      if (data.staged == null) {
+        // the run did not reach its end (stopped or failed while a row was in hand): nothing to
+        // store, let other runs use the folder
+        if (data.store != null && !data.live && !getPipeline().isPreview()) {
+          logBasic(BaseMessages.getString(PKG, "EventTimeWindow.Log.StateKept", data.store.directory()));
+        }
         closeStore();
       }
     }
+    data.stopped.countDown();
     super.dispose();
+  }
+
+  @Override
+  public boolean keepsPositions() {
+    return data.live;
+  }
+
+  @Override
+  public int partitionCount() {
+    return data.nextOffsets == null ? 1 : data.nextOffsets.length;
+  }
+
+  @Override
+  public Map<Integer, Long> storedNextOffsets() {
+    return data.storedOffsets;
+  }
+
+  @Override
+  public Long committedLength(String path) {
+    return data.storedOutputs.get(path);
+  }
+
+  @Override
+  public boolean emittingDone() {
+    return data.emittingDone;
   }
 
   /** Carries a failed putRow out of the processor's sink. */

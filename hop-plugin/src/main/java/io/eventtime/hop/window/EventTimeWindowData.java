@@ -1,7 +1,12 @@
 package io.eventtime.hop.window;
 
 import io.eventtime.core.PartitionedWindowProcessor;
+import io.eventtime.core.Stats;
 import io.eventtime.core.state.StateStore;
+import io.eventtime.hop.CommittedFile;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hop.core.IRowSet;
 import org.apache.hop.core.row.IRowMeta;
@@ -19,6 +24,7 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   IRowMeta outputRowMeta;
   IValueMeta timeMeta;
   IValueMeta partitionMeta;
+  IValueMeta offsetMeta;
   IValueMeta[] keyMetas;
   IValueMeta[] inputMetas;
 
@@ -31,6 +37,30 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   StateStore store;
   StateStore.Staged staged;
 
+  /**
+   * With a partition field and a state folder (a live run, design 4.2): the next offset of each
+   * partition after the last row taken in (-1 for none yet), what the state loaded at the start
+   * holds, the files committed with the state (the window rows' and the late rows'), the rows sent
+   * to each, and when the last commit was.
+   */
+  boolean live;
+  long[] nextOffsets;
+  Map<Integer, Long> storedOffsets = Map.of();
+  Map<String, Long> storedOutputs = Map.of();
+  List<CommittedFile> windowFiles = List.of();
+  List<CommittedFile> lateFiles = List.of();
+  long windowRowsSent;
+  long windowRowsAtCommit;
+  long lastCommitNanos;
+  boolean uncommitted;
+  /** The stats of the processors a commit handed on from. */
+  Stats before = new Stats(0, 0, 0, 0, 0, 0);
+  volatile boolean emittingDone;
+  /** After a stop: until when rows are handed on through the hops. */
+  long stopDeadline;
+  Thread stopOnShutdown;
+  final CountDownLatch stopped = new CountDownLatch(1);
+
   /** The processor is shared with the idle watch: both hold this lock while they use it. */
   final Object lock = new Object();
   ScheduledExecutorService idleWatch;
@@ -40,5 +70,13 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   /** The processor, for callers that read its stats after a run. */
   public PartitionedWindowProcessor processor() {
     return processor;
+  }
+
+  /** The stats of this run: of the processor, and of those a commit handed on from in a live run. */
+  public Stats stats() {
+    Stats s = processor.stats();
+    return new Stats(before.rowsIn() + s.rowsIn(), before.rowsOut() + s.rowsOut(),
+        before.lateDropped() + s.lateDropped(), before.windowsClosed() + s.windowsClosed(),
+        before.rowsFolded() + s.rowsFolded(), before.rowsRejected() + s.rowsRejected());
   }
 }

@@ -43,6 +43,7 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
   TextVar wTimeZone;
   ComboVar wPartitionField;
   TextVar wPartitions;
+  ComboVar wOffsetField;
   ComboVar wKind;
   TextVar wSize;
   TextVar wSlide;
@@ -79,6 +80,7 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wTimeZone = text(time, "TimeZone", wEpochUnit);
     wPartitionField = combo(time, "PartitionField", wTimeZone, fields);
     wPartitions = text(time, "Partitions", wPartitionField);
+    wOffsetField = combo(time, "OffsetField", wPartitions, fields);
 
     Composite windows = tab("Tab.Windows");
     wKind = combo(windows, "Kind", null, WindowSettings.KINDS);
@@ -183,6 +185,7 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     wTimeZone.setText(show(input.getTimeZone()));
     wPartitionField.setText(show(input.getPartitionField()));
     wPartitions.setText(show(input.getPartitions()));
+    wOffsetField.setText(show(input.getOffsetField()));
     wKind.setText(show(input.getWindowKind()));
     wSize.setText(show(input.getWindowSize()));
     wSlide.setText(show(input.getWindowSlide()));
@@ -219,6 +222,7 @@ public class EventTimeWindowDialog extends EventTransformDialog implements ITran
     input.setTimeZone(value(wTimeZone.getText()));
     input.setPartitionField(value(wPartitionField.getText()));
     input.setPartitions(value(wPartitions.getText()));
+    input.setOffsetField(value(wOffsetField.getText()));
     input.setWindowKind(value(wKind.getText()));
     input.setWindowSize(value(wSize.getText()));
     input.setWindowSlide(value(wSlide.getText()));

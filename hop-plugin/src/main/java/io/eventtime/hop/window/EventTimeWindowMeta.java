@@ -1,7 +1,9 @@
 package io.eventtime.hop.window;
 
 import io.eventtime.hop.Documentation;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.StateSourceMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -190,6 +192,17 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
       injectionKeyDescription = "EventTimeWindowMeta.Injection.PARTITIONS")
   private String partitions;
 
+  /**
+   * With a partition field and a state folder: the Integer field with each row's offset in its
+   * partition (Event Kafka Input's _offset), so that the state records where each partition goes
+   * on and Event Kafka Input starts there on the next run.
+   */
+  @HopMetadataProperty(
+      key = "offset_field",
+      injectionKey = "OFFSET_FIELD",
+      injectionKeyDescription = "EventTimeWindowMeta.Injection.OFFSET_FIELD")
+  private String offsetField;
+
   public EventTimeWindowMeta() {
     groupFields = new ArrayList<>();
     aggregates = new ArrayList<>();
@@ -217,6 +230,7 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
     stateFolder = null;
     partitionField = null;
     partitions = null;
+    offsetField = null;
   }
 
   @Override
@@ -263,6 +277,12 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
     }
     resolve(variables, prev == null || prev.isEmpty() ? null : prev, problems);
     Settings.requireOneCopy(transformMeta, variables, copies(), problems);
+    if (Settings.resolve(variables, stateFolder) != null && Settings.resolve(variables, partitionField) != null
+        && PipelineGraph.upstream(pipelineMeta, transformMeta).stream()
+            .noneMatch(t -> t.getTransform() instanceof StateSourceMeta)) {
+      problems.add(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder",
+          BaseMessages.getString(PKG, "EventTimeWindow.Problem.NoKafkaUpstream")));
+    }
     String target = lateTargetTransform();
     if (target != null && (output == null || java.util.Arrays.stream(output).noneMatch(target::equalsIgnoreCase))) {
       problems.add(BaseMessages.getString(PKG, "EventTimeWindowMeta.Problem.LateTargetNotNext", target));
@@ -493,5 +513,13 @@ public class EventTimeWindowMeta extends BaseTransformMeta<EventTimeWindow, Even
 
   public void setPartitions(String partitions) {
     this.partitions = partitions;
+  }
+
+  public String getOffsetField() {
+    return offsetField;
+  }
+
+  public void setOffsetField(String offsetField) {
+    this.offsetField = offsetField;
   }
 }

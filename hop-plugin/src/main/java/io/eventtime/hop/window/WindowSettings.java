@@ -53,10 +53,11 @@ public final class WindowSettings {
 
   /**
    * Where a row's partition is and how many partitions the stream has (0 to {@code count - 1}),
+   * and, with a state folder, where its offset in the partition is (null and -1 without one);
    * or, without a partition field, one partition: the rows in arrival order.
    */
-  public record Partitioning(String field, int index, int count) {
-    static final Partitioning NONE = new Partitioning(null, -1, 1);
+  public record Partitioning(String field, int index, int count, String offsetField, int offsetIndex) {
+    static final Partitioning NONE = new Partitioning(null, -1, 1, null, -1);
 
     public boolean isPartitioned() {
       return field != null;
@@ -208,10 +209,15 @@ public final class WindowSettings {
       boolean idleTimeout, boolean stateFolder, List<String> problems) {
     String field = Settings.resolve(variables, meta.getPartitionField());
     String countText = Settings.resolve(variables, meta.getPartitions());
+    String offsetField = Settings.resolve(variables, meta.getOffsetField());
     if (field == null) {
       if (countText != null) {
         problems.add("Partitions: only with a partition field: pick the field that tells each row's partition,"
             + " or clear Partitions");
+      }
+      if (offsetField != null) {
+        problems.add("Offset field: only with a partition field and a state folder: pick the partition field too,"
+            + " or clear the offset field");
       }
       return Partitioning.NONE;
     }
@@ -239,15 +245,28 @@ public final class WindowSettings {
         count = 1;
       }
     }
-    if (stateFolder) {
-      problems.add("State folder: not with a partition field yet (the state shared with Event Kafka Input's offsets"
-          + " is still to come): clear the state folder, or the partition field");
+    int offsetIndex = -1;
+    if (stateFolder && offsetField == null) {
+      problems.add("Offset field: missing: with a partition field and a state folder, pick the field with each"
+          + " row's offset in its partition (Event Kafka Input's _offset), so that the state records where each"
+          + " partition goes on");
+    } else if (!stateFolder && offsetField != null) {
+      problems.add("Offset field: only with a state folder, which records each partition's offset: set the state"
+          + " folder, or clear the offset field");
+      offsetField = null;
+    } else if (offsetField != null && !Settings.undefinedVariable("Offset field", offsetField, problems)
+        && input != null) {
+      offsetIndex = Settings.fieldIndex("Offset field", offsetField, input, problems);
+      if (offsetIndex >= 0 && input.getValueMeta(offsetIndex).getType() != IValueMeta.TYPE_INTEGER) {
+        problems.add("Offset field: '" + offsetField + "' is a " + input.getValueMeta(offsetIndex).getTypeDesc()
+            + ": the offset field must be an Integer (Event Kafka Input's offset field is one)");
+      }
     }
     if (idleTimeout) {
       problems.add("Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come):"
           + " clear the idle timeout, or the partition field");
     }
-    return new Partitioning(field, index, count);
+    return new Partitioning(field, index, count, offsetField, offsetIndex);
   }
 
   private static WindowSpec windowSpec(EventTimeWindowMeta meta, IVariables variables, List<String> problems) {

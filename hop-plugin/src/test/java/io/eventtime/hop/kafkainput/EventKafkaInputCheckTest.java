@@ -107,4 +107,34 @@ class EventKafkaInputCheckTest {
         .containsExactly("Copies: it runs in 2 copies, and each copy would read every partition again, its rows mixed"
             + " with the other copies': set the number of copies to 1");
   }
+
+  /** The Event Time Window downstream with a state folder must take the partition and offset from this transform. */
+  @Test
+  void aStatefulWindowDownstreamMustTakeThisTransformsPartitionAndOffsetFields() {
+    EventKafkaInputMeta m = valid();
+    io.eventtime.hop.window.EventTimeWindowMeta w = new io.eventtime.hop.window.EventTimeWindowMeta();
+    w.setDefault();
+    w.setStateFolder("/tmp/state");
+    w.setPartitionField("_partition");
+    w.setOffsetField("offset");
+    assertThat(errorsWith(m, w)).containsExactly("State: Event Time Window 'window' downstream has a state folder,"
+        + " and takes each row's partition and offset from '_partition' and 'offset', while this transform writes them"
+        + " to '_partition' and '_offset': set the window's partition field to '_partition' and its offset field to"
+        + " '_offset'");
+    w.setOffsetField("_offset");
+    assertThat(errorsWith(m, w)).isEmpty();
+    m.setOffsetField(null);
+    assertThat(errorsWith(m, w)).containsExactly("State: Event Time Window 'window' downstream has a state folder,"
+        + " which records where each partition goes on: name this transform's partition field and offset field (e.g."
+        + " _partition and _offset) and set them as the window's partition field and offset field");
+  }
+
+  private static List<String> errorsWith(EventKafkaInputMeta m, io.eventtime.hop.window.EventTimeWindowMeta w) {
+    PipelineMeta pipeline = new PipelineBuilder("check").transform("read", m).dummy("between").transform("window", w)
+        .hop("read", "between").hop("between", "window").build();
+    List<ICheckResult> remarks = new ArrayList<>();
+    m.check(remarks, pipeline, pipeline.findTransform("read"), null, new String[0], new String[0], null,
+        new Variables(), null);
+    return remarks.stream().filter(r -> r.getType() == ICheckResult.TYPE_RESULT_ERROR).map(ICheckResult::getText).toList();
+  }
 }

@@ -45,6 +45,10 @@ class WindowSettingsCheckTest {
     return m;
   }
 
+  private static final String NO_KAFKA_UPSTREAM = "State folder: with a partition field, the state folder needs an Event"
+      + " Kafka Input upstream: it starts each partition at the offset the state holds (Hop's own Kafka Consumer"
+      + " cannot), so no row is read twice; read the topic with Event Kafka Input, or clear the state folder";
+
   private static List<String> errors(EventTimeWindowMeta m) {
     PipelineMeta pipeline = new PipelineBuilder("check").transform("window", m).build();
     List<ICheckResult> remarks = new ArrayList<>();
@@ -270,14 +274,28 @@ class WindowSettingsCheckTest {
     m.setIdleTimeout("10 SECONDS");
     assertThat(errors(m)).containsExactlyInAnyOrder(
         "Partitions: 'three' is not a whole number of at least 1: give the topic's partition count, e.g. 3",
-        "State folder: not with a partition field yet (the state shared with Event Kafka Input's offsets is still to"
-            + " come): clear the state folder, or the partition field",
+        "Offset field: missing: with a partition field and a state folder, pick the field with each row's offset in"
+            + " its partition (Event Kafka Input's _offset), so that the state records where each partition goes on",
         "Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come): clear the"
-            + " idle timeout, or the partition field");
+            + " idle timeout, or the partition field", NO_KAFKA_UPSTREAM);
+
+    m.setIdleTimeout(null);
+    m.setPartitions("3");
+    m.setOffsetField("merchant");
+    assertThat(errors(m)).containsExactly("Offset field: 'merchant' is a String: the offset field must be an Integer"
+        + " (Event Kafka Input's offset field is one)", NO_KAFKA_UPSTREAM);
+    m.setOffsetField("amount");
+    assertThat(errors(m)).containsExactly(NO_KAFKA_UPSTREAM);
+    m.setStateFolder(null);
+    assertThat(errors(m)).containsExactly("Offset field: only with a state folder, which records each partition's"
+        + " offset: set the state folder, or clear the offset field");
 
     m = valid();
     m.setPartitions("3");
+    m.setOffsetField("amount");
     assertThat(errors(m)).containsExactly("Partitions: only with a partition field: pick the field that tells each"
-        + " row's partition, or clear Partitions");
+        + " row's partition, or clear Partitions",
+        "Offset field: only with a partition field and a state folder: pick the partition field too, or clear the"
+            + " offset field");
   }
 }
