@@ -7,8 +7,10 @@ import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.output.RowsFile;
 import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.source.FollowSource;
 import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.cli.source.LineSource;
+import io.eventtime.cli.source.LiveFeed;
 import io.eventtime.cli.source.SourceFile;
 import io.eventtime.cli.source.Spool;
 import io.eventtime.cli.source.StandardInput;
@@ -39,6 +41,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,6 +78,9 @@ import picocli.CommandLine.Parameters;
         "  eventtime --from kafka://127.0.0.1:9092/orders --state ./state --output file://windows.ndjson \\",
         "    --until available \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM orders",
         "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"",
+        "  eventtime --from 'file://in/*.ndjson' --follow --state ./state --output file://windows.ndjson \\",
+        "    \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM events",
+        "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"      (the table is the folder's name: in, unless --table)",
         "  tail -f app.ndjson | eventtime --from - --infer-rows 1 \\",
         "    \"SELECT TUMBLE(ts, INTERVAL 1 MINUTE) AS w, count(*) AS n FROM stdin",
         "     GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE)\"",
@@ -104,6 +110,18 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "have come. Example: --from file://events.ndjson --from file://more.ndjson, or "
           + "--from kafka://127.0.0.1:9092/orders, or tail -f app.ndjson | eventtime --from - ...")
   List<String> from = new ArrayList<>();
+
+  @Option(names = "--follow",
+      description = "Follow the --from file, folder or glob on a folder's file names (quote it: 'file://in/*.ndjson'), "
+          + "as tail -f does (local runner): the files there are read in name order, as a run without --follow reads "
+          + "them, then the last one is read as lines are appended to it, and each new file as it lands (its name "
+          + "must sort after the others'; a file whose name starts with '.' is left out). One partition; a line "
+          + "waits for its newline. A file that shrinks or is replaced is an error naming it. Each window is printed "
+          + "as it closes; it runs until SIGINT/SIGTERM or --until 'idle=DURATION', then emits the open windows, or "
+          + "with --state stores them with the file, line and byte it got to (committed as a kafka:// run's), where "
+          + "the next --follow run goes on. The table is the folder's name unless --table. Example: --from "
+          + "'file://in/*.ndjson' --follow --state ./state")
+  boolean follow;
 
   @Option(names = "--table", paramLabel = "NAME",
       description = "The table name the SQL reads FROM. Default: the first file's name without its extension "
@@ -171,7 +189,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       description = "With a kafka:// source, when to stop instead of waiting for SIGINT/SIGTERM. available: once every "
           + "partition is read up to the end offset it had when the run started (the last stable offset under "
           + "read_committed): a catch-up run, as Spark's AvailableNow. idle=DURATION: once no record has come for that "
-          + "long (wall-clock time; it moves no watermark). Without --state the windows still open are then emitted; "
+          + "long (wall-clock time; it moves no watermark); also with --follow, once no new line has come for that long. Without --state the windows still open are then emitted; "
           + "with it they are stored for the next run. Example: --until available, or --until 'idle=30 SECOND'")
   String until;
 
@@ -255,12 +273,18 @@ public final class EventtimeCommand implements Callable<Integer> {
     if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_$]*")) {
       throw badFlag("--table " + table + " is not a table name: use letters, digits and _, starting with a letter");
     }
+    if (follow) {
+      refuseFollowOfStreams();
+    }
     if (from.stream().anyMatch(f -> f.trim().startsWith("kafka://"))) {
       return runKafka(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
     }
     refuseKafkaFlags();
     if (from.stream().anyMatch(f -> f.trim().equals(STDIN_URI))) {
       return runStandardInput(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
+    }
+    if (follow) {
+      return runFollow(chosenRunner, delay, policy, sample, stateDir, rows, late, rejected);
     }
     if (rows != null && !chosenRunner.equals("local")) {
       throw badFlag("--output goes with the local runner for now: with --runner " + chosenRunner + " the window rows"
@@ -333,12 +357,125 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
   }
 
-  /** The flags of a kafka:// source, refused with a file source. */
+  /** The flags of a kafka:// source, refused with a file source (--until goes with --follow too). */
   private void refuseKafkaFlags() {
     String flag = kafkaGroup != null ? "--kafka-group" : !kafkaOptions.isEmpty() ? "--kafka-option"
-        : !kafkaStart.equals("earliest") ? "--kafka-start" : until != null ? "--until" : null;
+        : !kafkaStart.equals("earliest") ? "--kafka-start" : until != null && !follow ? "--until" : null;
     if (flag != null) {
       throw badFlag(flag + " goes with a Kafka source, --from kafka://HOST:PORT/TOPIC; files are read to their end");
+    }
+  }
+
+  /** --follow is for files: a Kafka topic and standard input are read as they come already. */
+  private void refuseFollowOfStreams() {
+    for (String f : from) {
+      String uri = f.trim();
+      if (uri.startsWith("kafka://")) {
+        throw badFlag("--follow goes with files: --from " + uri + " is a Kafka topic, read as its records come"
+            + " already; drop --follow");
+      }
+      if (uri.equals(STDIN_URI)) {
+        throw badFlag("--follow goes with files: --from - (standard input) is read as its lines come already; drop"
+            + " --follow, or give the file: --from file://app.ndjson --follow");
+      }
+    }
+  }
+
+  /**
+   * --from FILE|FOLDER|GLOB --follow on the local runner: one partition, the files in name order
+   * as they land, the last one as it grows (core's FollowedFiles), each window printed as it
+   * closes, until a stop signal or --until idle; with --state the commit loop of a live run
+   * (design 4.2), each commit holding the file, line and byte reached, where a restart goes on.
+   */
+  private int runFollow(String chosenRunner, long delay, LatePolicy policy, int sample, Path stateDir,
+      OutputFile rows, OutputFile late, OutputFile rejected) {
+    if (from.size() != 1) {
+      throw badFlag("--follow follows one file, folder or glob: give it as the only --from, e.g. --from"
+          + " 'file://in/*.ndjson' --follow (the files are read in name order)");
+    }
+    if (!chosenRunner.equals("local")) {
+      throw badFlag("--runner " + chosenRunner + " cannot --follow files: following runs on the local runner only;"
+          + " drop --runner, or drop --follow to read the files as they are now");
+    }
+    long idleMillis = 0;
+    if (until != null) {
+      String u = until.trim().toLowerCase(Locale.ROOT);
+      if (u.startsWith("idle=")) {
+        idleMillis = idleMillis(until.trim().substring("idle=".length()));
+      } else if (u.equals("available")) {
+        throw badFlag("--until available does not go with --follow: to read the files as they are now and stop, drop"
+            + " --follow and --until; to follow them until they stay quiet, give --until 'idle=30 SECOND'");
+      } else {
+        throw badFlag("--until " + until + " is not a stop condition for --follow: use --until 'idle=30 SECOND' (stop"
+            + " once no line came for that long), or leave it out to run until SIGINT/SIGTERM");
+      }
+    }
+    SourceFile file = SourceFile.parse(from.get(0).trim());
+    SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
+    FollowSource source = FollowSource.of(file);
+    String tableName = table != null ? table : source.tableName();
+    for (OutputFile out : new OutputFile[] {rows, late, rejected}) {
+      if (out != null && source.follows(out.target())) {
+        throw badFlag(out.described() + " is among the files --from " + file.uri() + " --follow reads: it would read"
+            + " its own output; write it elsewhere");
+      }
+    }
+    if (stateDir != null && (source.follows(stateDir.resolve(StateStore.STATE_FILE))
+        || source.follows(stateDir.resolve(StateStore.LOCK_FILE)))) {
+      throw badFlag("--state " + stateDir + ": its files are among those --from " + file.uri() + " --follow reads;"
+          + " give the state a directory of its own");
+    }
+    PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
+    if (idleMillis > 0) {
+      source.endWhenIdleFor(idleMillis);
+    }
+    try (source; StopSignal.Watch stop = StopSignal.onStop(source::stop)) {
+      QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), file.path(), false));
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
+      if (stateDir == null) {
+        runLiveWithoutState(plan, settings, source, rows);
+      } else {
+        runLiveWithState(plan, settings, source, rows, stateDir, StateSource.of("files", "from", file.uri()),
+            start -> {
+              OpenState.FileLine at = storedFilePosition(start, stateDir);
+              if (at != null) {
+                source.resumeAt(at);
+              }
+            },
+            next -> { });
+      }
+      return 0;
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot close " + file.uri() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Where a --follow run goes on in a stored state: the file, line and byte it got to, or null
+   * for a state without a position (a file run's or standard input's: it goes on with the first
+   * file); refused for a Kafka run's state.
+   */
+  private static OpenState.FileLine storedFilePosition(OpenState state, Path stateDir) {
+    OpenState.Position position = state.partitions().size() == 1 ? state.partitions().get(0).position() : null;
+    if (state.partitions().size() != 1 || position instanceof OpenState.NextOffset) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state was written by a Kafka run"
+          + " (" + state.partitions().size() + " partitions with offsets): give a --follow run its own state directory");
+    }
+    return (OpenState.FileLine) position;
+  }
+
+  /** A run that reads files to their end cannot go on from a live run's position: refused, saying what can. */
+  private static void refuseLivePositions(OpenState state, Path stateDir) {
+    for (OpenState.Partition p : state.partitions()) {
+      if (p.position() instanceof OpenState.FileLine at) {
+        throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state was stored by a --follow"
+            + " run, which goes on at line " + at.line() + " of " + at.file() + ": go on with the same --from and --follow"
+            + " (with --until 'idle=1 SECOND' it stops once it has read what is there)");
+      }
+      if (p.position() instanceof OpenState.NextOffset) {
+        throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state was stored by a Kafka"
+            + " run: go on with the same --from kafka://...");
+      }
     }
   }
 
@@ -375,6 +512,7 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
     try (StateStore store = StateStore.open(stateDir,
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), plan.timeColumn())) {
+      refuseLivePositions(store.load(), stateDir);
       Map<String, Long> committed = store.load().outputs();
       CommittedOutputs.cutBack(committed);
       settings.openOutputs();
@@ -442,15 +580,19 @@ public final class EventtimeCommand implements Callable<Integer> {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), address));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       if (stateDir == null) {
-        runKafkaWithoutState(plan, settings, source, rows);
+        runLiveWithoutState(plan, settings, source, rows);
       } else {
-        runKafkaWithState(plan, settings, source, rows, stateDir, address);
+        runLiveWithState(plan, settings, source, rows, stateDir,
+            StateSource.of("kafka", "servers", address.servers(), "topic", address.topic()),
+            start -> source.seekTo(storedOffsets(start, stateDir)),
+            next -> source.commitToGroup(KafkaSource.offsets(next)));
       }
       return 0;
     }
   }
 
-  private void runKafkaWithoutState(QueryPlan plan, RunSettings settings, KafkaSource source, OutputFile output) {
+  /** A live source without a state: window rows as they close, late and rejected rows written in place, a drain at the end. */
+  private void runLiveWithoutState(QueryPlan plan, RunSettings settings, LiveFeed source, OutputFile output) {
     settings.openOutputsInPlace(Map.of());
     RowsFile rows = output == null ? null : RowsFile.open(output, false);
     ResultWriter writer = writerFor(plan, rows);
@@ -470,15 +612,20 @@ public final class EventtimeCommand implements Callable<Integer> {
     }
   }
 
-  private void runKafkaWithState(QueryPlan plan, RunSettings settings, KafkaSource source, OutputFile output,
-      Path stateDir, KafkaSource.Address address) {
-    StateSource stateSource = StateSource.of("kafka", "servers", address.servers(), "topic", address.topic());
+  /**
+   * A live source with a state (design 4.2): on start, {@code goOnFrom} moves the source to the
+   * stored state's positions and the output files are cut back to its lengths; then the commit
+   * loop, each commit followed by {@code afterCommit} with the positions stored.
+   */
+  private void runLiveWithState(QueryPlan plan, RunSettings settings, LiveFeed source, OutputFile output,
+      Path stateDir, StateSource stateSource, Consumer<OpenState> goOnFrom,
+      Consumer<OpenState.Position[]> afterCommit) {
     try (StateStore store = StateStore.open(stateDir, plan.windowQuery(settings.delayMillis(), settings.latePolicy()),
         plan.timeColumn(), stateSource)) {
       OpenState start = store.hasState() ? store.load() : null;
       Map<String, Long> committed = start == null ? Map.of() : start.outputs();
       if (start != null) {
-        source.seekTo(storedOffsets(start, stateDir));
+        goOnFrom.accept(start);
       }
       CommittedOutputs.cutBack(committed);
       settings.openOutputsInPlace(committed);
@@ -493,15 +640,17 @@ public final class EventtimeCommand implements Callable<Integer> {
         settings.committedLengths(lengths);
         OpenState state = held.withOutputs(lengths);
         for (int p = 0; p < next.length; p++) {
-          state = state.withPosition(p, new OpenState.NextOffset(next[p]));
+          if (next[p] != null) {
+            state = state.withPosition(p, next[p]);
+          }
         }
         store.commit(state);
-        source.commitToGroup(next);
+        afterCommit.accept(next);
       };
       try (rows) {
         LocalRunner.LiveOutcome outcome = LocalRunner.runLive(plan, settings, source, writer, start, committer,
             Progress.on(err, quiet));
-        settings.finish(writer, outcome.stats(), () -> committer.commit(outcome.held(), outcome.nextOffsets()));
+        settings.finish(writer, outcome.stats(), () -> committer.commit(outcome.held(), outcome.next()));
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure();
         throw e;
@@ -616,9 +765,13 @@ public final class EventtimeCommand implements Callable<Integer> {
   }
 
   private static Schema inferSchema(LineSource lines, int sample, String firstSource, boolean more) {
+    return inferSchema(lines.sample(sample), firstSource, more);
+  }
+
+  private static Schema inferSchema(List<LineSource.Line> sampled, String firstSource, boolean more) {
     SchemaInference inference = new SchemaInference();
     long rows = 0;
-    for (LineSource.Line line : lines.sample(sample)) {
+    for (LineSource.Line line : sampled) {
       try {
         inference.observe(NdjsonLines.parse(new String(line.bytes(), StandardCharsets.UTF_8)));
         rows++;

@@ -3,13 +3,14 @@ package io.eventtime.cli.local;
 import io.eventtime.cli.RunSettings;
 import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.plan.QueryPlan;
-import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.cli.source.LineSource;
+import io.eventtime.cli.source.LiveFeed;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
+import java.util.Arrays;
 
 /**
  * The {@code local} runner: one pass over the lines in arrival order through the core's
@@ -28,14 +29,17 @@ public final class LocalRunner {
   /** What a run ends with: its stats, and the open windows it held back when it carries state. */
   public record Outcome(Stats stats, OpenState held) {}
 
-  /** Stores a live run's state: the open windows held and each partition's next offset (design 4.2). */
+  /**
+   * Stores a live run's state: the open windows held and where each partition goes on (design
+   * 4.2; null for a partition the source says nothing of yet).
+   */
   @FunctionalInterface
   public interface Committer {
-    void commit(OpenState held, long[] nextOffsets);
+    void commit(OpenState held, OpenState.Position[] next);
   }
 
-  /** What a live run ends with: its stats, the windows it held back (null without a state), each partition's next offset. */
-  public record LiveOutcome(Stats stats, OpenState held, long[] nextOffsets) {}
+  /** What a live run ends with: its stats, the windows it held back (null without a state), where each partition goes on. */
+  public record LiveOutcome(Stats stats, OpenState held, OpenState.Position[] next) {}
 
   /**
    * Runs the plan from {@code start} (the stored state, or {@link OpenState#empty()}); with
@@ -93,15 +97,15 @@ public final class LocalRunner {
   }
 
   /**
-   * Runs the plan over a Kafka topic, each partition a partition of the contract, folded by core's
-   * {@link PartitionedWindowProcessor}: from {@code start} (the stored state, null for none), until
-   * the source ends ({@code --until available}, or a stop). Window rows are flushed as soon as a
-   * batch closes any. With {@code committer} (a state), after every batch that emitted windows and
-   * at least once a second while rows come, the open windows and each partition's next offset are
-   * committed (design 4.2), and the windows still open at the end are handed back; without one,
-   * they are emitted at the end (a drain, design 1.6).
+   * Runs the plan over a live source (a Kafka topic, each partition a partition of the contract;
+   * followed files, one partition), folded by core's {@link PartitionedWindowProcessor}: from
+   * {@code start} (the stored state, null for none), until the source ends ({@code --until}, or a
+   * stop). Window rows are flushed as soon as a batch closes any. With {@code committer} (a state),
+   * after every batch that emitted windows and at least once a second while rows come, the open
+   * windows and where each partition goes on are committed (design 4.2), and the windows still
+   * open at the end are handed back; without one, they are emitted at the end (a drain, design 1.6).
    */
-  public static LiveOutcome runLive(QueryPlan plan, RunSettings settings, KafkaSource source, ResultWriter out,
+  public static LiveOutcome runLive(QueryPlan plan, RunSettings settings, LiveFeed source, ResultWriter out,
       OpenState start, Committer committer, Progress progress) {
     WindowQuery query = plan.windowQuery(settings.delayMillis(), settings.latePolicy());
     long[] emitted = new long[1];
@@ -112,7 +116,9 @@ public final class LocalRunner {
     PartitionedWindowProcessor processor = start == null
         ? new PartitionedWindowProcessor(query, source.partitions(), sink)
         : PartitionedWindowProcessor.resume(query, sink, start);
-    long[] next = source.startOffsets();
+    OpenState.Position[] next = source.startPositions();
+    int[] lastOfPartition = new int[next.length];
+    boolean byPartition = source.namedByPartition(); // else late and rejected rows are named by file and line
     Object[] inputs = new Object[plan.aggregates().size()];
     boolean keepLate = settings.keepsLateRows();
     Stats before = new Stats(0, 0, 0, 0, 0, 0); // the stats of the processors a commit handed on from
@@ -123,14 +129,15 @@ public final class LocalRunner {
       ParsedLines.Batch b;
       while ((b = parsed.next()) != null) {
         long emittedBefore = emitted[0];
+        Arrays.fill(lastOfPartition, -1);
         for (int i = 0; i < b.size; i++) {
           int p = b.partitions[i];
-          next[p] = b.numbers[i] + 1;
+          lastOfPartition[p] = i;
           uncommitted = true;
           switch (b.outcomes[i]) {
             case REJECTED:
               processor.reject(p);
-              settings.rejected(b.sources[i], p, b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
+              settings.rejected(b.sources[i], byPartition ? p : -1, b.numbers[i], b.rejectedFields[i], b.rejectedReasons[i], b.bytes,
                   b.offsets[i], b.lengths[i], b.rejectedJson[i]);
               continue;
             case FILTERED:
@@ -141,8 +148,14 @@ public final class LocalRunner {
           System.arraycopy(b.inputs, i * b.width, inputs, 0, b.width);
           long ts = b.times[i];
           if (!processor.process(p, b.keys[i], ts, inputs) && keepLate) {
-            settings.late(b.sources[i], p, b.numbers[i], ts, processor.lateReason(p, ts), b.bytes, b.offsets[i],
+            settings.late(b.sources[i], byPartition ? p : -1, b.numbers[i], ts, processor.lateReason(p, ts), b.bytes, b.offsets[i],
                 b.lengths[i]);
+          }
+        }
+        for (int p = 0; p < next.length; p++) {
+          int i = lastOfPartition[p];
+          if (i >= 0) {
+            next[p] = source.positionAfter(p, b.sources[i], b.numbers[i], b.byteEnds[i]);
           }
         }
         long now = System.nanoTime();

@@ -43,6 +43,8 @@ final class ParsedLines implements AutoCloseable {
     final int[] lengths = new int[BATCH_LINES];
     final String[] sources = new String[BATCH_LINES];
     final long[] numbers = new long[BATCH_LINES];
+    /** The byte of its file after each line (followed files), else -1. */
+    final long[] byteEnds = new long[BATCH_LINES];
     /** The partition of the contract each line belongs to (0 for files). */
     final int[] partitions = new int[BATCH_LINES];
     /** False for a Kafka record without a value, rejected as such. */
@@ -75,6 +77,7 @@ final class ParsedLines implements AutoCloseable {
       lengths[size] = len;
       sources[size] = lines.source();
       numbers[size] = lines.lineNumber();
+      byteEnds[size] = lines.byteEnd();
       partitions[size] = lines.partition();
       hasValue[size] = lines.hasValue();
       used += len;

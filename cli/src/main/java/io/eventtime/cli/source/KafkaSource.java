@@ -2,6 +2,7 @@ package io.eventtime.cli.source;
 
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
+import io.eventtime.core.OpenState;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -43,7 +44,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * may be called from any other. The consumer group, when given, is told the offsets the state
  * stored, for monitoring only: the state is what a restart goes on from.
  */
-public final class KafkaSource implements LineFeed, Closeable {
+public final class KafkaSource implements LiveFeed, Closeable {
   /** How long a request to the broker may take before the run is given up, unless told otherwise. */
   public static final int DEFAULT_TIMEOUT_MS = 30_000;
   private static final Duration POLL = Duration.ofMillis(200);
@@ -277,13 +278,39 @@ public final class KafkaSource implements LineFeed, Closeable {
   }
 
   /** How many partitions the topic has: the partitions of the contract, 0 to this less one. */
+  @Override
   public int partitions() {
     return partitions.size();
   }
 
-  /** The offset each partition started at in this run, by partition. */
-  public long[] startOffsets() {
-    return startOffsets.clone();
+  /** The offset each partition starts at in this run, by partition. */
+  @Override
+  public OpenState.Position[] startPositions() {
+    OpenState.Position[] positions = new OpenState.Position[startOffsets.length];
+    for (int p = 0; p < positions.length; p++) {
+      positions[p] = new OpenState.NextOffset(startOffsets[p]);
+    }
+    return positions;
+  }
+
+  /** The next offset after the record at offset {@code line}. */
+  @Override
+  public OpenState.Position positionAfter(int partition, String source, long line, long byteEnd) {
+    return new OpenState.NextOffset(line + 1);
+  }
+
+  @Override
+  public boolean namedByPartition() {
+    return true;
+  }
+
+  /** Each partition's next offset in {@code positions} (as {@link #positionAfter} gives them). */
+  public static long[] offsets(OpenState.Position[] positions) {
+    long[] offsets = new long[positions.length];
+    for (int p = 0; p < positions.length; p++) {
+      offsets[p] = ((OpenState.NextOffset) positions[p]).nextOffset();
+    }
+    return offsets;
   }
 
   /**

@@ -35,6 +35,11 @@ public interface LineFeed {
     return false;
   }
 
+  /** The byte of the line's file after it, where reading goes on (followed files); -1 when it has none. */
+  default long byteEnd() {
+    return -1;
+  }
+
   /** What a line is called in a reason: {@code line}, or {@code value} for Kafka records. */
   default String unit() {
     return "line";

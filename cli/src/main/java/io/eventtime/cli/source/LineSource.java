@@ -2,6 +2,8 @@ package io.eventtime.cli.source;
 
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
+import io.eventtime.core.follow.FollowedFile;
+import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.ndjson.TextEncoding;
 import java.io.Closeable;
 import java.io.IOException;
@@ -19,13 +21,15 @@ import java.util.List;
  * (told by {@link TextEncoding}) is refused as a whole, once. The first lines can be
  * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
  * is still read once. {@linkplain #standardInput Standard input} is one such stream, named
- * {@value #STDIN}, read as its lines come.
+ * {@value #STDIN}, read as its lines come; {@linkplain #follow followed files} another, each file
+ * named by its path, read as it grows and as later files land. Each line knows the byte of its file
+ * after it ({@link #byteEnd}), where a followed run goes on after a stop.
  */
 public final class LineSource implements LineFeed, Closeable {
   private static final int BUFFER = 1 << 20;
 
-  /** A copied line, as sampled. */
-  public record Line(String source, long number, byte[] bytes) {}
+  /** A copied line, as sampled, with the byte of its file after it. */
+  public record Line(String source, long number, byte[] bytes, long byteEnd) {}
 
   /** The name standard input goes by in messages and in the late and rejected rows. */
   public static final String STDIN = "stdin";
@@ -33,12 +37,16 @@ public final class LineSource implements LineFeed, Closeable {
   private final List<SourceFile> files;
   /** Standard input, when it is the source: read as it comes, not a file. */
   private final InputStream live;
+  /** The followed files ({@code --follow}), when they are the source. */
+  private final FollowedFiles followed;
   private int fileIndex = -1;
   private InputStream in;
   private SourceFile file;
   private String source;
   private long number;
   private boolean firstChunk;
+  /** The byte of the file at {@code buf[0]}. */
+  private long bufStart;
 
   private byte[] buf = new byte[BUFFER];
   private int pos;
@@ -51,25 +59,31 @@ public final class LineSource implements LineFeed, Closeable {
   private byte[] currentBuf;
   private int currentOff;
   private int currentLen;
+  private long currentByteEnd;
 
   public LineSource(List<SourceFile> files) {
-    this.files = List.copyOf(files);
-    this.live = null;
+    this(List.copyOf(files), null, null);
   }
 
-  private LineSource(InputStream live) {
-    this.files = List.of();
+  private LineSource(List<SourceFile> files, InputStream live, FollowedFiles followed) {
+    this.files = files;
     this.live = live;
+    this.followed = followed;
   }
 
   /** The lines of standard input ({@code --from -}), as they come, until it ends. */
   public static LineSource standardInput(InputStream in) {
-    return new LineSource(in);
+    return new LineSource(List.of(), in, null);
   }
 
-  /** Whether the lines come as they are written (standard input), not from files read to their end. */
+  /** The lines of followed files ({@code --follow}): file after file as they land, each as it grows. */
+  public static LineSource follow(FollowedFiles files) {
+    return new LineSource(List.of(), null, files);
+  }
+
+  /** Whether the lines come as they are written (standard input, followed files), not from files read to their end. */
   public boolean isLive() {
-    return live != null;
+    return live != null || followed != null;
   }
 
   /**
@@ -78,7 +92,7 @@ public final class LineSource implements LineFeed, Closeable {
    */
   @Override
   public boolean lastAtHand() {
-    if (live == null || !replay.isEmpty() || indexOfNewline(pos, limit) >= 0 || (eof && pos < limit)) {
+    if (!isLive() || !replay.isEmpty() || indexOfNewline(pos, limit) >= 0 || (eof && pos < limit)) {
       return false;
     }
     try {
@@ -93,7 +107,7 @@ public final class LineSource implements LineFeed, Closeable {
     List<Line> lines = new ArrayList<>();
     while (lines.size() < n && readLine()) {
       lines.add(new Line(currentSource, currentNumber,
-          Arrays.copyOfRange(currentBuf, currentOff, currentOff + currentLen)));
+          Arrays.copyOfRange(currentBuf, currentOff, currentOff + currentLen), currentByteEnd));
     }
     replay.addAll(lines);
     return lines;
@@ -109,6 +123,7 @@ public final class LineSource implements LineFeed, Closeable {
       currentBuf = l.bytes();
       currentOff = 0;
       currentLen = l.bytes().length;
+      currentByteEnd = l.byteEnd();
       return true;
     }
     return readLine();
@@ -122,6 +137,12 @@ public final class LineSource implements LineFeed, Closeable {
   @Override
   public long lineNumber() {
     return currentNumber;
+  }
+
+  /** The byte of the current line's file after the line (its newline included). */
+  @Override
+  public long byteEnd() {
+    return currentByteEnd;
   }
 
   @Override
@@ -153,6 +174,7 @@ public final class LineSource implements LineFeed, Closeable {
         int end = nl < 0 ? limit : nl;
         int start = pos;
         pos = nl < 0 ? limit : nl + 1;
+        long lineEnd = bufStart + pos;
         if (nl < 0 && start == end) {
           continue;
         }
@@ -180,10 +202,12 @@ public final class LineSource implements LineFeed, Closeable {
         currentBuf = buf;
         currentOff = start;
         currentLen = end - start;
+        currentByteEnd = lineEnd;
         return true;
       }
     } catch (IOException e) {
-      throw new CliException(ErrorCode.IO_ERROR, "cannot read " + source + " after line " + number + ": " + e.getMessage(), e);
+      throw new CliException(followed != null ? ErrorCode.UNREADABLE_SOURCE : ErrorCode.IO_ERROR, "cannot read "
+          + (source == null ? "the followed files" : source + " after line " + number) + ": " + e.getMessage(), e);
     }
   }
 
@@ -214,6 +238,7 @@ public final class LineSource implements LineFeed, Closeable {
       buf = Arrays.copyOf(buf, buf.length * 2);
     } else if (pos > 0) {
       System.arraycopy(buf, pos, buf, 0, rest);
+      bufStart += pos;
     }
     pos = 0;
     limit = rest;
@@ -229,6 +254,19 @@ public final class LineSource implements LineFeed, Closeable {
     if (in != null) {
       in.close();
       in = null;
+    }
+    if (followed != null) {
+      FollowedFile f = followed.next();
+      if (f == null) {
+        return false;
+      }
+      in = f;
+      source = f.path().toString();
+      startReading();
+      number = f.startLine() - 1;
+      bufStart = f.startByte();
+      firstChunk = f.startByte() == 0; // the encoding is told by the file's first bytes
+      return true;
     }
     if (live != null) {
       if (fileIndex >= 0) {
@@ -261,12 +299,16 @@ public final class LineSource implements LineFeed, Closeable {
     limit = 0;
     eof = false;
     firstChunk = true;
+    bufStart = 0;
   }
 
   @Override
   public void close() throws IOException {
     if (in != null) {
       in.close();
+    }
+    if (followed != null) {
+      followed.close();
     }
   }
 }
