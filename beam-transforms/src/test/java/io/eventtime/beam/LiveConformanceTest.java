@@ -69,10 +69,10 @@ class LiveConformanceTest {
   static final Map<String, String> NOT_LIVE = new LinkedHashMap<>();
 
   static {
-    NOT_LIVE.put("exampleB_twoRunsWithState", "a state carried between runs: the live path refuses withState for now"
-        + " (EventTimeWindow.LIVE_STATE_REFUSAL, asserted below); a live stream hands nothing on yet");
-    NOT_LIVE.put("aStreamSplitIntoThreeRunsYieldsTheWindowsOfOneRun", "three runs through a state: refused on the live"
-        + " path, as example B");
+    NOT_LIVE.put("exampleB_twoRunsWithState", "a state carried between runs, where this test runs one live run beside"
+        + " one bounded run: LiveStateTest runs example B from a bounded run's state on live and the reverse");
+    NOT_LIVE.put("aStreamSplitIntoThreeRunsYieldsTheWindowsOfOneRun", "runs through a state: LiveStateTest cuts random"
+        + " live streams into two live runs and compares them with core's uninterrupted run");
     NOT_LIVE.put("outputsAreStampedAtTheWindowsEndOrTheLateRowsEventTime_soBeamCanWindowThemAgain", "Beam timestamps"
         + " of the outputs: a live output cannot be stamped behind the watermark that released it, so a live window"
         + " row carries its release's stamp (LiveWindowTest, LiveIdleTimeoutTest), not the window's end; the rows"
@@ -217,18 +217,12 @@ class LiveConformanceTest {
     assertThat(NOT_LIVE.values()).allSatisfy(reason -> assertThat(reason).isNotBlank());
   }
 
-  /** The reasons of {@link #NOT_LIVE} hold: a state and the bounded idle timeout are refused before the run. */
+  /** The reason of {@link #NOT_LIVE} for L5 holds: the idle timeout on a bounded input is refused before the run. */
   @Test
-  void whatIsNotFedLiveIsRefusedBeforeTheRun() {
+  void theIdleTimeoutIsRefusedOnABoundedInputBeforeTheRun() {
     EventTimeWindow window = ConformanceSuite.exampleATumbling();
     Schema schema = Schema.builder().addStringField("event_time").addInt64Field(EventTimeWindow.DEFAULT_ARRIVAL_FIELD).build();
     Pipeline p = LiveWindowExamplesTest.pipeline();
-    PCollection<Row> live = p.apply(TestStream.create(org.apache.beam.sdk.coders.RowCoder.of(schema))
-        .advanceWatermarkToInfinity());
-    try (EventTimeState state = EventTimeState.open(dir.resolve("state"), window)) {
-      assertThatThrownBy(() -> live.apply(window.withState(state))).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage(EventTimeWindow.LIVE_STATE_REFUSAL);
-    }
     PCollection<Row> bounded = p.apply(org.apache.beam.sdk.transforms.Create.of(
         Row.withSchema(schema).addValues("2026-03-01 00:01:00", 1L).build()).withRowSchema(schema));
     assertThatThrownBy(() -> bounded.apply(window.withIdleTimeout(java.time.Duration.ofSeconds(30))))
