@@ -58,6 +58,8 @@ class MetadataInjectionTest {
     injection.set(meta, "TIME_ZONE", "Europe/Paris");
     injection.set(meta, "FILENAME_FIELD", "file");
     injection.set(meta, "LINE_NUMBER_FIELD", "line");
+    injection.set(meta, "FOLLOW", "Y");
+    injection.set(meta, "FOLLOW_IDLE_STOP", "30 SECOND");
 
     injection.assertEveryKeyWasInjected();
     assertThat(meta.getFiles()).extracting(InputFile::getName, InputFile::getMask)
@@ -67,6 +69,8 @@ class MetadataInjectionTest {
     assertThat(List.of(meta.getFormat(), meta.getCsvDelimiter(), meta.getTimeZone(), meta.getFilenameField(),
         meta.getLineNumberField())).containsExactly("csv", ";", "Europe/Paris", "file", "line");
     assertThat(meta.isCsvHeader()).isFalse();
+    assertThat(meta.isFollow()).isTrue();
+    assertThat(meta.getFollowIdleStop()).isEqualTo("30 SECOND");
   }
 
   @Test

@@ -10,20 +10,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The files a followed source reads, listed anew each time new files may have landed, in the
- * order they are read: name order. {@link #of(Path)} lists a file, every file of a folder, or the
- * files of a folder a glob on the file name matches ({@code in/*.ndjson}); files whose names start
- * with '.' (a writer's temporary files) are never listed.
+ * The files a followed source reads, listed anew each time new files may have landed, in any
+ * order ({@link FollowedFiles} reads them in name order). {@link #of(Path)} lists a file, every
+ * file of a folder, or the files of a folder a glob on the file name matches ({@code in/*.ndjson});
+ * files whose names start with '.' (a writer's temporary files) are never listed, nor followed
+ * when another listing gives them.
  *
  * <pre>{@code
  * FileListing listing = FileListing.of(Path.of("in/*.ndjson"));
- * List<Path> now = listing.list(); // in/a.ndjson, in/b.ndjson, ...
+ * List<Path> now = listing.list(); // in/b.ndjson, in/a.ndjson, ...
  * }</pre>
  */
 @FunctionalInterface
 public interface FileListing {
-  /** The files there now, in name order. */
+  /** The files there now (in any order: they are read in name order). */
   List<Path> list() throws IOException;
+
+  /** Whether {@code file} is a writer's temporary file, never followed: its name starts with '.'. */
+  static boolean isTemporary(Path file) {
+    Path name = file.getFileName();
+    return name != null && name.toString().startsWith(".");
+  }
 
   /** Whether the last part of {@code path} is a glob ({@code *}, {@code ?}, {@code [..]} or {@code {..}}). */
   static boolean isPattern(Path path) {
@@ -53,15 +60,13 @@ public interface FileListing {
     List<Path> files = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
       for (Path entry : entries) {
-        Path name = entry.getFileName();
-        if (!name.toString().startsWith(".") && names.matches(name) && Files.isRegularFile(entry)) {
+        if (!isTemporary(entry) && names.matches(entry.getFileName()) && Files.isRegularFile(entry)) {
           files.add(entry);
         }
       }
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(folder.toString(), null, "there is no folder " + folder);
     }
-    files.sort(FollowedFiles.NAME_ORDER);
     return files;
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -139,11 +140,14 @@ public final class FollowedFiles implements Closeable {
   }
 
   /**
-   * Lists the files, checking what may not happen: a file landing before the one being read in
-   * name order, the last finished file growing. Returns the listing.
+   * Lists the files in name order, a writer's temporary ones ({@code .name}) left out, checking
+   * what may not happen: a file landing before the one being read in name order, the last
+   * finished file growing. Returns the listing.
    */
   List<Path> list(Path reading) throws IOException {
-    List<Path> files = listing.list();
+    List<Path> files = new ArrayList<>(listing.list());
+    files.removeIf(FileListing::isTemporary);
+    files.sort(NAME_ORDER);
     Path at = reading != null ? reading : lastRead;
     for (Path f : files) {
       if (!listed.contains(f) && at != null && NAME_ORDER.compare(f, at) < 0) {

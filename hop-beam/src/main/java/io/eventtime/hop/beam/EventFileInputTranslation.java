@@ -30,6 +30,10 @@ final class EventFileInputTranslation implements TransformTranslation {
       return null;
     }
     EventFileInputMeta m = (EventFileInputMeta) t.getTransform();
+    if (m.isFollow()) {
+      context.problem(t, EventFileInputMeta.followOnBeam());
+      return null;
+    }
     if (context.checked(t, p -> m.resolve(context.variables(), p)) == null) {
       return null;
     }

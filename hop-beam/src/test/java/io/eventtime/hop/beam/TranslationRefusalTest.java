@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eventtime.hop.beam.testplugin.SortRowsStandInMeta;
+import io.eventtime.hop.fileinput.EventFileInputMeta;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.io.IOException;
@@ -129,6 +130,16 @@ class TranslationRefusalTest {
     assertThat(problems(p.meta())).containsExactly("Transform 'Read topic': Event Kafka Input is not translated to Beam"
         + " yet: run this pipeline on the local engine (it reads the topic live there, with the window's partition"
         + " field), or read the records from files with Event File Input");
+  }
+
+  @Test
+  void aFollowedFileInput() {
+    TestPipelines p = windowPipeline(TestPipelines.window("merchant"));
+    ((EventFileInputMeta) p.meta().findTransform("Read events").getTransform()).setFollow(true);
+    assertThat(problems(p.meta())).containsExactly("Transform 'Read events': it follows its files (Follow the files),"
+        + " and a followed input never ends, while on Beam it is read as a bounded input: the files as they are when"
+        + " the run starts, to their end. Untick Follow the files to read the files once on Beam, or run the pipeline"
+        + " on the local engine to follow them");
   }
 
   @Test

@@ -1,9 +1,11 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.Settings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.i18n.BaseMessages;
@@ -15,7 +17,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 /**
  * Reads NDJSON or CSV files row by row in arrival order (file after file in name order, line
  * after line). A line that is not valid, or a value that is not of its field's type, goes to
- * error handling with the file, line, field and reason.
+ * error handling with the file, line, field and reason. In follow mode it reads on as the last
+ * file grows and new files land, until the pipeline is stopped (or the idle stop), and then ends
+ * its output, so that the transforms after it finish as at the end of a bounded input.
  */
 public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileInputData> {
   private static final Class<?> PKG = EventFileInputMeta.class;
@@ -32,13 +36,15 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     }
     data.settings = Settings.resolvedAtInit(this, problems -> {
       Settings.requireOneCopy(getTransformMeta(), this, EventFileInputMeta.copies(), problems);
+      meta.refuseStateAfterFollow(getPipelineMeta(), getTransformMeta(), this, problems);
       return meta.resolve(this, problems);
     });
     if (data.settings == null) {
       return false;
     }
     try {
-      data.reader = new EventFileReader(data.settings, meta.listFiles(this));
+      data.reader = data.settings.follow ? EventFileReader.following(data.settings, followedFiles())
+          : new EventFileReader(data.settings, meta.listFiles(this));
     } catch (HopException e) {
       logError(Settings.refusal(getTransformName(), List.of(e.getMessage().strip())));
       return false;
@@ -46,6 +52,26 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     data.outputRowMeta = data.settings.layout().clone();
     data.outputRowMeta.getValueMetaList().forEach(v -> v.setOrigin(getTransformName()));
     return true;
+  }
+
+  /**
+   * Follow mode: the listed files and folders listed anew while it waits (the folders must exist
+   * now), read until the pipeline is stopped or, with an idle stop, until no line has come for
+   * that long.
+   */
+  private FollowedFiles followedFiles() throws HopException {
+    meta.followedFiles(this);
+    FollowedFiles files = new FollowedFiles(() -> {
+      try {
+        return meta.followedFiles(this);
+      } catch (HopException e) {
+        throw new IOException(e.getMessage().strip(), e);
+      }
+    }, () -> isStopped() || isSafeStopped());
+    if (data.settings.followIdleStopMillis > 0) {
+      files.endWhenIdleFor(data.settings.followIdleStopMillis);
+    }
+    return files;
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
@@ -58,11 +84,14 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     EventFileReader.Record record;
     try {
       record = data.reader.next();
-    } catch (IOException e) {
-      throw new HopException(e.getMessage(), e);
+    } catch (IOException | UncheckedIOException e) {
+      throw new HopException(e.getMessage(), e); // a followed file that shrank, too: said once, naming it
     }
     if (record == null) {
-      setOutputDone();
+      if (data.settings.follow) {
+        logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.FollowEnded", getLinesInput()));
+      }
+      setOutputDone(); // in follow mode too: the transforms after it see the end of the input
       return false;
     }
     incrementLinesInput();

@@ -44,6 +44,8 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
   TextVar wTimeZone;
   TextVar wFilenameField;
   TextVar wLineNumberField;
+  Button wFollow;
+  TextVar wFollowIdleStop;
   TableView wFields;
   Button wGetFields;
   Button wPreview;
@@ -85,6 +87,9 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     wTimeZone = text(container, "TimeZone", wHeader);
     wFilenameField = text(container, "FilenameField", wTimeZone);
     wLineNumberField = text(container, "LineNumberField", wFilenameField);
+    wFollow = checkbox(container, "Follow", wLineNumberField);
+    wFollowIdleStop = text(container, "FollowIdleStop", wFollow);
+    wFollow.addListener(SWT.Selection, e -> enable(wFollowIdleStop, wFollow.getSelection()));
 
     wGetFields = new Button(container, SWT.PUSH);
     wGetFields.setText(message("GetFields"));
@@ -94,7 +99,7 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     getData.bottom = new FormAttachment(buttons, -margin * 2);
     wGetFields.setLayoutData(getData);
     wGetFields.addListener(SWT.Selection, e -> getFields());
-    wFields = table(container, "Fields", wLineNumberField, wGetFields, input.getFields().size(),
+    wFields = table(container, "Fields", wFollowIdleStop, wGetFields, input.getFields().size(),
         new ColumnInfo(message("Fields.Column.Name"), ColumnInfo.COLUMN_TYPE_TEXT, false),
         new ColumnInfo(message("Fields.Column.Type"), ColumnInfo.COLUMN_TYPE_CCOMBO, InputSettings.TYPES, true),
         new ColumnInfo(message("Fields.Column.Format"), ColumnInfo.COLUMN_TYPE_TEXT, false));
@@ -193,6 +198,9 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     wTimeZone.setText(show(input.getTimeZone()));
     wFilenameField.setText(show(input.getFilenameField()));
     wLineNumberField.setText(show(input.getLineNumberField()));
+    wFollow.setSelection(input.isFollow());
+    wFollowIdleStop.setText(show(input.getFollowIdleStop()));
+    enable(wFollowIdleStop, input.isFollow());
     for (int i = 0; i < input.getFields().size(); i++) {
       InputField f = input.getFields().get(i);
       TableItem item = wFields.table.getItem(i);
@@ -221,6 +229,8 @@ public class EventFileInputDialog extends EventTransformDialog implements ITrans
     meta.setTimeZone(value(wTimeZone.getText()));
     meta.setFilenameField(value(wFilenameField.getText()));
     meta.setLineNumberField(value(wLineNumberField.getText()));
+    meta.setFollow(wFollow.getSelection());
+    meta.setFollowIdleStop(value(wFollowIdleStop.getText()));
     List<InputField> fields = new ArrayList<>();
     for (TableItem item : wFields.getNonEmptyItems()) {
       fields.add(new InputField(value(item.getText(1)), value(item.getText(2)), value(item.getText(3))));

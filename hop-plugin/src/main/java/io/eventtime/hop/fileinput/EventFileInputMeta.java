@@ -2,16 +2,24 @@ package io.eventtime.hop.fileinput;
 
 import io.eventtime.hop.Documentation;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.window.EventTimeWindowMeta;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.vfs2.FileObject;
+import org.apache.commons.vfs2.FileSystemException;
 import org.apache.hop.core.ICheckResult;
 import org.apache.hop.core.annotations.Transform;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.exception.HopTransformException;
 import org.apache.hop.core.fileinput.FileInputList;
 import org.apache.hop.core.row.IRowMeta;
+import org.apache.hop.core.vfs.HopVfs;
 import org.apache.hop.core.variables.IVariables;
 import org.apache.hop.i18n.BaseMessages;
 import org.apache.hop.metadata.api.HopMetadataProperty;
@@ -93,6 +101,23 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
       injectionKeyDescription = "EventFileInputMeta.Injection.LINE_NUMBER_FIELD")
   private String lineNumberField;
 
+  /**
+   * Follow the files, as {@code tail -f}: after the files there are, read on as lines are
+   * appended to the last one and as new files land (in name order), until the pipeline is stopped.
+   */
+  @HopMetadataProperty(
+      key = "follow",
+      injectionKey = "FOLLOW",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FOLLOW")
+  private boolean follow;
+
+  /** With follow: end the input once no new line has come for this long (e.g. 30 SECOND); blank: until stopped. */
+  @HopMetadataProperty(
+      key = "follow_idle_stop",
+      injectionKey = "FOLLOW_IDLE_STOP",
+      injectionKeyDescription = "EventFileInputMeta.Injection.FOLLOW_IDLE_STOP")
+  private String followIdleStop;
+
   public EventFileInputMeta() {
     files = new ArrayList<>();
     fields = new ArrayList<>();
@@ -108,6 +133,8 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     timeZone = "UTC";
     filenameField = null;
     lineNumberField = null;
+    follow = false;
+    followIdleStop = null;
   }
 
   @Override
@@ -126,17 +153,22 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
    * that does not exist is an error.
    */
   public List<FileObject> listFiles(IVariables variables) throws HopException {
+    return listFiles(variables, "Y");
+  }
+
+  /** The listed files; {@code required} Y: every entry must have a file, N: a folder may have none. */
+  private List<FileObject> listFiles(IVariables variables, String required) throws HopException {
     int n = files.size();
     String[] names = new String[n];
     String[] masks = new String[n];
     String[] excludes = new String[n];
-    String[] required = new String[n];
+    String[] requiredFiles = new String[n];
     for (int i = 0; i < n; i++) {
       names[i] = files.get(i).getName();
       masks[i] = files.get(i).getMask();
-      required[i] = "Y";
+      requiredFiles[i] = required;
     }
-    FileInputList list = FileInputList.createFileList(variables, names, masks, excludes, required);
+    FileInputList list = FileInputList.createFileList(variables, names, masks, excludes, requiredFiles);
     if (!list.getNonExistentFiles().isEmpty() || !list.getNonAccessibleFiles().isEmpty()) {
       List<FileObject> missing = new ArrayList<>(list.getNonExistentFiles());
       missing.addAll(list.getNonAccessibleFiles());
@@ -146,6 +178,71 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     List<FileObject> found = new ArrayList<>(list.getFiles());
     found.sort(Comparator.comparing(f -> f.getName().getPath()));
     return found;
+  }
+
+  /**
+   * The files to follow, as {@link #listFiles} lists them now (any order: they are followed in
+   * name order), a folder with none yet included; each listed file and folder must exist, and be
+   * local: follow mode reads local files only.
+   */
+  public List<Path> followedFiles(IVariables variables) throws HopException {
+    for (InputFile entry : files) {
+      String name = Settings.resolve(variables, entry.getName());
+      if (name == null) {
+        continue;
+      }
+      FileObject listed = HopVfs.getFileObject(name, variables);
+      if (!"file".equals(listed.getName().getScheme())) {
+        throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowNotLocal", name));
+      }
+      try {
+        if (!listed.exists()) {
+          throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.CannotRead", name));
+        }
+      } catch (FileSystemException e) {
+        throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.CannotRead", name), e);
+      }
+    }
+    List<Path> paths = new ArrayList<>();
+    for (FileObject f : listFiles(variables, "N")) {
+      if (!"file".equals(f.getName().getScheme())) {
+        throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowNotLocal",
+            HopVfs.getFilename(f)));
+      }
+      paths.add(Path.of(HopVfs.getFilename(f)));
+    }
+    return paths;
+  }
+
+  /**
+   * Follow mode with a state folder on an Event Time Window after this transform: refused, since
+   * the state does not hold where the following stopped (file, line, byte), so a restart would
+   * read the files from their start again and count their rows twice in the stored windows.
+   */
+  public void refuseStateAfterFollow(PipelineMeta pipelineMeta, TransformMeta transformMeta, IVariables variables,
+      List<String> problems) {
+    if (!follow || pipelineMeta == null) {
+      return;
+    }
+    Set<TransformMeta> seen = new HashSet<>();
+    Deque<TransformMeta> next = new ArrayDeque<>(pipelineMeta.findNextTransforms(transformMeta));
+    while (!next.isEmpty()) {
+      TransformMeta t = next.pop();
+      if (!seen.add(t)) {
+        continue;
+      }
+      String state = t.getTransform() instanceof EventTimeWindowMeta w
+          ? Settings.resolve(variables, w.getStateFolder()) : null;
+      if (state != null) {
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowWithState", t.getName(), state));
+      }
+      next.addAll(pipelineMeta.findNextTransforms(t));
+    }
+  }
+
+  /** Why Hop on Beam cannot run follow mode, for its refusal. */
+  public static String followOnBeam() {
+    return BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowOnBeam");
   }
 
   /** The settings resolved against variables, or null with the problems. */
@@ -172,9 +269,12 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     }
     resolve(variables, problems);
     Settings.requireOneCopy(transformMeta, variables, copies(), problems);
+    refuseStateAfterFollow(pipelineMeta, transformMeta, variables, problems);
     if (problems.isEmpty()) {
       try {
-        if (listFiles(variables).isEmpty()) {
+        if (follow) {
+          followedFiles(variables); // local files only; a followed folder may be empty at first
+        } else if (listFiles(variables).isEmpty()) {
           problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFileMatches"));
         }
       } catch (HopException e) {
@@ -249,6 +349,22 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
 
   public void setFilenameField(String filenameField) {
     this.filenameField = filenameField;
+  }
+
+  public boolean isFollow() {
+    return follow;
+  }
+
+  public void setFollow(boolean follow) {
+    this.follow = follow;
+  }
+
+  public String getFollowIdleStop() {
+    return followIdleStop;
+  }
+
+  public void setFollowIdleStop(String followIdleStop) {
+    this.followIdleStop = followIdleStop;
   }
 
   public String getLineNumberField() {

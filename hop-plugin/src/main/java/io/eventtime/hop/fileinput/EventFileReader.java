@@ -1,10 +1,13 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.core.follow.FollowedFile;
+import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.ndjson.NdjsonReader;
 import io.eventtime.core.ndjson.TextEncoding;
 import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.commons.vfs2.FileObject;
@@ -16,7 +19,8 @@ import org.apache.hop.core.vfs.HopVfs;
  * line whose bytes are not UTF-8 is rejected, by the core's rule, never read with U+FFFD in it).
  * Each record carries its file and line number, and either its values in the Hop types of the
  * fields, or the field and reason it could not be read. It needs no running transform, so any
- * engine can read the files the way the local engine does.
+ * engine can read the files the way the local engine does. {@linkplain #following Followed files}
+ * (core's {@link FollowedFiles}) are read the same way, each as it grows and the next as it lands.
  */
 public final class EventFileReader implements Closeable {
   /** One row: its values (file name and line number included when asked for) or why it is rejected. */
@@ -26,26 +30,60 @@ public final class EventFileReader implements Closeable {
     }
   }
 
+  /** One file to read: its name, as rows and reasons give it, and its bytes. */
+  private record Input(String name, InputStream bytes) {}
+
+  /** The files one after another; null after the last. */
+  @FunctionalInterface
+  private interface Inputs {
+    Input next() throws IOException;
+  }
+
   private final InputSettings settings;
-  private final Iterator<FileObject> files;
+  private final Inputs files;
+  private final Closeable onClose;
   private String currentFile;
   private NdjsonReader ndjson;
   private CsvRecords csv;
   private int[] columnOfField;
 
   public EventFileReader(InputSettings settings, List<FileObject> files) {
+    this(settings, inputsOf(files.iterator()), () -> { });
+  }
+
+  private EventFileReader(InputSettings settings, Inputs files, Closeable onClose) {
     this.settings = settings;
-    this.files = files.iterator();
+    this.files = files;
+    this.onClose = onClose;
+  }
+
+  /** Reads {@code files} as they land and grow: {@link #next} waits for rows, and gives null once they stop. */
+  public static EventFileReader following(InputSettings settings, FollowedFiles files) {
+    return new EventFileReader(settings, () -> {
+      FollowedFile f = files.next();
+      return f == null ? null : new Input(f.path().toString(), f);
+    }, files);
+  }
+
+  private static Inputs inputsOf(Iterator<FileObject> files) {
+    return () -> {
+      if (!files.hasNext()) {
+        return null;
+      }
+      FileObject file = files.next();
+      return new Input(HopVfs.getFilename(file), HopVfs.getInputStream(file));
+    };
   }
 
   /** The next row, or null after the last line of the last file. */
   public Record next() throws IOException {
     while (true) {
       if (ndjson == null && csv == null) {
-        if (!files.hasNext()) {
+        Input input = files.next();
+        if (input == null) {
           return null;
         }
-        open(files.next());
+        open(input);
         continue;
       }
       Record r = settings.csv ? nextCsv() : nextNdjson();
@@ -56,9 +94,9 @@ public final class EventFileReader implements Closeable {
     }
   }
 
-  private void open(FileObject file) throws IOException {
-    currentFile = HopVfs.getFilename(file);
-    BufferedInputStream bytes = new BufferedInputStream(HopVfs.getInputStream(file));
+  private void open(Input input) throws IOException {
+    currentFile = input.name();
+    BufferedInputStream bytes = new BufferedInputStream(input.bytes());
     try {
       TextEncoding.requireUtf8(bytes);
     } catch (IOException e) {
@@ -163,5 +201,6 @@ public final class EventFileReader implements Closeable {
   @Override
   public void close() throws IOException {
     closeCurrent();
+    onClose.close();
   }
 }

@@ -31,13 +31,20 @@ public final class InputSettings {
   final IRowMeta layout = new RowMeta();
   final int filenameIndex;
   final int lineNumberIndex;
+  /** Follow mode: the files read on as they grow and land, until stopped. */
+  final boolean follow;
+  /** With follow mode: the input ends once no new line has come for this long; 0 for never. */
+  final long followIdleStopMillis;
 
-  private InputSettings(boolean csv, char delimiter, boolean header, int filenameIndex, int lineNumberIndex) {
+  private InputSettings(boolean csv, char delimiter, boolean header, int filenameIndex, int lineNumberIndex,
+      boolean follow, long followIdleStopMillis) {
     this.csv = csv;
     this.delimiter = delimiter;
     this.header = header;
     this.filenameIndex = filenameIndex;
     this.lineNumberIndex = lineNumberIndex;
+    this.follow = follow;
+    this.followIdleStopMillis = followIdleStopMillis;
   }
 
   /** The layout of the rows, as far as the settings allow even when some are wrong. */
@@ -82,8 +89,20 @@ public final class InputSettings {
     String filenameField = Settings.resolve(variables, meta.getFilenameField());
     String lineNumberField = Settings.resolve(variables, meta.getLineNumberField());
     int n = meta.getFields().size();
+    long idleStopMillis = 0;
+    String idleStop = Settings.resolve(variables, meta.getFollowIdleStop());
+    if (idleStop != null) {
+      if (!meta.isFollow()) {
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.IdleStopWithoutFollow", idleStop));
+      } else {
+        Long millis = Settings.positiveDuration(
+            BaseMessages.getString(PKG, "EventFileInputMeta.Setting.FollowIdleStop"), idleStop, problems);
+        idleStopMillis = millis == null ? 0 : millis;
+      }
+    }
     InputSettings s = new InputSettings(csv, delimiter, meta.isCsvHeader(),
-        filenameField == null ? -1 : n, lineNumberField == null ? -1 : n + (filenameField == null ? 0 : 1));
+        filenameField == null ? -1 : n, lineNumberField == null ? -1 : n + (filenameField == null ? 0 : 1),
+        meta.isFollow(), idleStopMillis);
 
     if (meta.getFiles().stream().allMatch(file -> Settings.resolve(variables, file.getName()) == null)) {
       problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.NoFiles"));

@@ -106,7 +106,7 @@ class HopGuiDialogsTest {
     assertThat(run.values("stamp", 5)).containsExactly("event_time", "dd/MM/yyyy HH:mm", "milliseconds", "UTC", "stamped");
 
     assertThat(r.getProperty("input.files")).isEqualTo(Samples.folder().resolve("data/events.ndjson") + "/null");
-    assertThat(run.values("input", 5)).containsExactly("ndjson", "false", "UTC", "file", "line");
+    assertThat(run.values("input", 7)).containsExactly("ndjson", "false", "UTC", "file", "line", "true", "1 SECOND");
     assertThat(r.getProperty("input.fields"))
         .isEqualTo("merchant/String/null,amount/Integer/null,event_time/Timestamp/null");
 

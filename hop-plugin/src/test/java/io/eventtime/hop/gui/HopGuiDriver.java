@@ -334,7 +334,7 @@ public final class HopGuiDriver extends GuiRobot {
   private void fileInputDialog(HopGuiPipelineGraph graph) throws Exception {
     Shell shell = open(graph, "Read events", "Event File Input");
     Map<String, Control> w = widgets(shell, EventFileInputMeta.class, "EventFileInputDialog", "Format",
-        "Delimiter", "Header", "TimeZone", "FilenameField", "LineNumberField");
+        "Delimiter", "Header", "TimeZone", "FilenameField", "LineNumberField", "Follow", "FollowIdleStop");
     String getFields = BaseMessages.getString(EventFileInputMeta.class, "EventFileInputDialog.GetFields");
     ui(() -> {
       fill(all(shell, TableView.class).get(0), new String[] {events.toString(), ""});
@@ -343,6 +343,10 @@ public final class HopGuiDriver extends GuiRobot {
       set(w, "FilenameField", "file");
       set(w, "LineNumberField", "line");
       ((Button) w.get("Header")).setSelection(false);
+      Button follow = (Button) w.get("Follow");
+      follow.setSelection(true);
+      follow.notifyListeners(SWT.Selection, new Event());
+      set(w, "FollowIdleStop", "1 SECOND"); // the preview ends by itself too
       Button get = find(shell, Button.class, b -> getFields.equals(b.getText()));
       get.notifyListeners(SWT.Selection, new Event());
       results.put("input.delimiterLook", look(shell, w, EventFileInputMeta.class, "EventFileInputDialog", "Delimiter"));
@@ -357,7 +361,7 @@ public final class HopGuiDriver extends GuiRobot {
     EventFileInputMeta m = (EventFileInputMeta) ui(() -> graph.getPipelineMeta().findTransform("Read events").getTransform());
     results.put("input.files", m.getFiles().stream().map(f -> f.getName() + "/" + f.getMask()).collect(Collectors.joining(",")));
     record("input", List.of(m.getFormat(), String.valueOf(m.isCsvHeader()), m.getTimeZone(), m.getFilenameField(),
-        m.getLineNumberField()));
+        m.getLineNumberField(), String.valueOf(m.isFollow()), m.getFollowIdleStop()));
     results.put("input.fields", m.getFields().stream().map(f -> f.getName() + "/" + f.getType() + "/" + f.getFormat())
         .collect(Collectors.joining(",")));
   }
