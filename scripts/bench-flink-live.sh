@@ -5,7 +5,7 @@
 # Builds benchmarks/flink and what it needs, starts the broker in a JVM of its own and produces the
 # topic once, then runs the sides in turn (eventtime first in odd runs, beam first in even ones),
 # each run a fresh job JVM whose window rows are checked against the events before its numbers
-# count, and prints the medians.
+# count, and prints the medians. Each run's line and log stay in benchmarks/flink/target/bench/.
 #   scripts/bench-flink-live.sh [events] [runs]      (default: 1000000 3)
 # MVN_FLAGS adds Maven flags (e.g. MVN_FLAGS=-o to build offline); JOB_JAVA_OPTS adds JVM options
 # to the job JVMs (e.g. a JFR recording). Run it under `nice -n 19` on a shared machine.
