@@ -8,7 +8,7 @@
 # count, and prints the medians. Each run's line and log stay in benchmarks/flink/target/bench/.
 #   scripts/bench-flink-live.sh [events] [runs]      (default: 1000000 3)
 # MVN_FLAGS adds Maven flags (e.g. MVN_FLAGS=-o to build offline); JOB_JAVA_OPTS adds JVM options
-# to the job JVMs (e.g. a JFR recording). Run it under `nice -n 19` on a shared machine.
+# to the job JVMs (e.g. a larger heap; each run is its own JVM). Run it under `nice -n 19` on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVENTS=${1:-1000000}
