@@ -187,11 +187,20 @@ class KafkaProcessTest {
     List<String> args = List.of("--from", from, "--table", "t", "--watermark-delay", "1 SECOND", "--until", "available",
         "--state", dir.resolve("state-killed").toString(), "--output", twice.toString(), "--late-output",
         lateTwice.toString(), "--kafka-option", "max.poll.records=7", SQL);
+    // each kill lands at a random point of the output's growth, not at a random time: on a fast
+    // machine a run can end before a fixed wait runs out, and no kill would land
+    long full = Files.size(once);
     int killed = 0;
     for (int round = 0; round < rounds; round++) {
+      long reached = sizeOf(twice);
+      long killAt = reached + 1 + (long) (random.nextDouble() * Math.max(1, full - reached - 1));
       Process p = start(args);
-      boolean ended = p.waitFor(700 + random.nextInt(2_500), TimeUnit.MILLISECONDS);
-      if (!ended) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (p.isAlive() && sizeOf(twice) < killAt) {
+        assertThat(System.nanoTime()).as("round %s reaches %s bytes of output", round, killAt).isLessThan(deadline);
+        Thread.sleep(1);
+      }
+      if (p.isAlive()) {
         p.destroyForcibly(); // SIGKILL: no hook runs
         p.waitFor(30, TimeUnit.SECONDS);
         killed++;
@@ -206,5 +215,14 @@ class KafkaProcessTest {
     // late rows come in the order the partitions' records interleave, which differs from run to run
     assertThat(Files.readAllLines(lateTwice).stream().sorted().toList())
         .isEqualTo(Files.readAllLines(lateOnce).stream().sorted().toList()).isNotEmpty();
+  }
+
+  /** The file's length, 0 while it is not there. */
+  private static long sizeOf(Path file) throws IOException {
+    try {
+      return Files.size(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return 0;
+    }
   }
 }
