@@ -39,7 +39,10 @@ public final class EventTimeMetrics {
   public static final String BUFFERED_ROWS = "buffered_rows";
   /** Distribution: the windows one key bucket holds open after each fold (its maximum is the largest). */
   public static final String BUCKET_OPEN_WINDOWS = "bucket_open_windows";
-  /** Distribution: the size in bytes of one key bucket's held state after each fold. */
+  /**
+   * Distribution: the size in bytes of one key bucket's held state, measured each time its open
+   * windows reach a new high (its maximum is the largest state a bucket held).
+   */
   public static final String BUCKET_STATE_BYTES = "bucket_state_bytes";
   /** Distribution: the rows one partition has waiting to be put in order, after each row and release. */
   public static final String PARTITION_BUFFERED_ROWS = "partition_buffered_rows";

@@ -170,17 +170,22 @@ final class OrderPartitionFn extends DoFn<KV<Integer, ArrivedRow>, KV<Integer, L
     long before = c.timestamp().getMillis();
     List<ArrivedRow> due = new ArrayList<>();
     List<TimestampedValue<ArrivedRow>> later = new ArrayList<>();
+    long earliestLater = Long.MAX_VALUE;
     for (TimestampedValue<ArrivedRow> w : waiting.read()) {
       if (w.getTimestamp().getMillis() < before) {
         due.add(w.getValue());
       } else {
         later.add(w);
+        earliestLater = Math.min(earliestLater, w.getTimestamp().getMillis());
       }
     }
     waiting.clear();
     for (TimestampedValue<ArrivedRow> w : later) {
       waiting.add(w);
-      LiveWindows.armAfter(w.getTimestamp().getMillis(), releaseAt, release);
+    }
+    if (!later.isEmpty()) {
+      // one timer for the earliest row left: setting it per row costs a timer change each on Flink
+      LiveWindows.armAfter(earliestLater, releaseAt, release);
     }
     released(due.size(), later.size(), buffered);
     release(c, partition, due, lastReleased, maxEventTime, idleOf(partition, idleWatermark), sent);
