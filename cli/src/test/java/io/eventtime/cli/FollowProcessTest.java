@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.contract.WorkedExamples;
 import io.eventtime.core.state.StateStore;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,28 +39,9 @@ class FollowProcessTest {
   }
 
   private static Process start(List<String> args, Path stderr) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    command.addAll(args);
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(stderr.toFile())).start();
+    return ChildCommand.start(args, ProcessBuilder.Redirect.to(stderr.toFile()));
   }
 
-  private static BlockingQueue<String> lines(Process p) {
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread t = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return lines;
-  }
 
   /** Appends text as it is (a line without its newline stays so). */
   private static void append(Path file, String text) throws IOException {
@@ -101,7 +79,7 @@ class FollowProcessTest {
         dir.resolve("rejected.ndjson").toString(), SQL), dir.resolve("err.txt"));
     List<String> seen = new ArrayList<>();
     try {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       assertThat(out.poll(3, TimeUnit.SECONDS)).as("no window is closed yet").isNull();
       append(a, "{\"k\":\"a\",\"ts\":\"" + TimeText.format(T0 + 12_000) + "\"");
       assertThat(out.poll(2, TimeUnit.SECONDS)).as("a line waits for its newline").isNull();
@@ -152,7 +130,7 @@ class FollowProcessTest {
         state.toString(), "--output", "file://" + output, SQL);
     Process p = start(args, dir.resolve("err1.txt"));
     try {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while ((!Files.exists(output) || Files.readAllLines(output).size() < 2) && System.nanoTime() < until) {
         Thread.sleep(50);
@@ -177,7 +155,7 @@ class FollowProcessTest {
     Process again = start(List.of("--from", pattern, "--follow", "--table", "t", "--infer-rows", "1", "--state",
         state.toString(), "--output", "file://" + output, "--until", "idle=1 SECOND", SQL), dir.resolve("err2.txt"));
     try {
-      BlockingQueue<String> out = lines(again);
+      BlockingQueue<String> out = ChildCommand.lines(again);
       assertThat(again.waitFor(60, TimeUnit.SECONDS)).as("--until idle ends it").isTrue();
       assertThat(again.exitValue()).isZero();
       assertThat(drain(out)).containsExactly(Cli.stats(4, 2, 0, 1, 4, 0));
@@ -205,7 +183,7 @@ class FollowProcessTest {
     Process p = start(List.of("--from", a.toString(), "--follow", "--table", "t", "--infer-rows", "1", SQL),
         dir.resolve("err.txt"));
     try {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       assertThat(out.poll(30, TimeUnit.SECONDS)).isEqualTo(window("a", "10:00:00", 1, 1));
       Files.writeString(a, lines(row("a", T0 + 1_000, 1)));
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();

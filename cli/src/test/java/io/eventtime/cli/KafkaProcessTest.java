@@ -6,17 +6,13 @@ import io.eventtime.core.TimeText;
 import io.eventtime.core.contract.WorkedExamples;
 import io.eventtime.core.state.StateStore;
 import io.eventtime.testing.kafka.KafkaBroker;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,34 +54,11 @@ class KafkaProcessTest {
 
   /** With {@code stderr} a file: the child's stderr goes there, and the child is told it is a terminal. */
   private static Process start(List<String> args, Path stderr) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path")));
-    if (stderr != null) {
-      command.add("-D" + io.eventtime.cli.local.Progress.TERMINAL_PROPERTY + "=true");
-    }
-    command.add(Main.class.getName());
-    command.addAll(args);
-    return new ProcessBuilder(command).redirectError(stderr == null ? ProcessBuilder.Redirect.DISCARD
-        : ProcessBuilder.Redirect.to(stderr.toFile())).start();
+    return stderr == null ? ChildCommand.start(args, ProcessBuilder.Redirect.DISCARD)
+        : ChildCommand.start(args, ProcessBuilder.Redirect.to(stderr.toFile()),
+            "-D" + io.eventtime.cli.local.Progress.TERMINAL_PROPERTY + "=true");
   }
 
-  /** The process's stdout lines as they come. */
-  private static BlockingQueue<String> lines(Process p) {
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread t = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return lines;
-  }
 
   @Test
   void windowsArePrintedAsTheyClose_andSigtermStoresTheStateAndExitsZero() throws Exception {
@@ -96,7 +69,7 @@ class KafkaProcessTest {
     Path stderr = dir.resolve("stderr.txt");
     Process p = start(List.of("--from", from, "--table", "t", "--state", state.toString(), SQL), stderr);
     try {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       assertThat(out.poll(3, TimeUnit.SECONDS)).as("no window is closed yet").isNull();
       broker.produce("live", 0, row("a", T0 + 12_000, 4));
       assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":2,\"total\":3}");
@@ -134,7 +107,7 @@ class KafkaProcessTest {
     broker.produce("away", 0, row("a", T0 + 1_000, 1), row("a", T0 + 12_000, 2));
     Process p = start(List.of("--from", from, "--table", "t", SQL));
     try {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":1}");
 
       broker.stop();

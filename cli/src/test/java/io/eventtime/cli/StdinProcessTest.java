@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.core.TimeText;
 import io.eventtime.core.contract.WorkedExamples;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,28 +32,9 @@ class StdinProcessTest {
   }
 
   private static Process start(List<String> args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    command.addAll(args);
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    return ChildCommand.start(args, ProcessBuilder.Redirect.DISCARD);
   }
 
-  private static BlockingQueue<String> lines(Process p) {
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread t = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return lines;
-  }
 
   private static void write(OutputStream in, String... rows) throws IOException {
     for (String r : rows) {
@@ -71,7 +48,7 @@ class StdinProcessTest {
     Path rejected = dir.resolve("rejected.ndjson");
     Process p = start(List.of("--from", "-", "--infer-rows", "2", "--rejected-output", rejected.toString(), SQL));
     try (OutputStream in = p.getOutputStream()) {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       write(in, row("a", T0 + 1_000, 1), row("a", T0 + 5_000, 2));
       assertThat(out.poll(3, TimeUnit.SECONDS)).as("no window is closed yet").isNull();
       write(in, "{\"k\":\"a\",\"ts\":", row("a", T0 + 12_000, 4));
@@ -98,7 +75,7 @@ class StdinProcessTest {
     Path state = dir.resolve("state");
     Process p = start(List.of("--from", "-", "--infer-rows", "1", "--state", state.toString(), SQL));
     try (OutputStream in = p.getOutputStream()) {
-      BlockingQueue<String> out = lines(p);
+      BlockingQueue<String> out = ChildCommand.lines(p);
       write(in, row("a", T0 + 1_000, 1), row("a", T0 + 11_000, 2));
       assertThat(out.poll(30, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":1}");
       // SIGTERM while the input stays open: the stop hands the open window 10:00:10 to the state
