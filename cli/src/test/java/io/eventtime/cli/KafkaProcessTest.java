@@ -74,11 +74,13 @@ class KafkaProcessTest {
       broker.produce("live", 0, row("a", T0 + 12_000, 4));
       assertThat(out.poll(60, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":2,\"total\":3}");
       assertThat(p.isAlive()).isTrue();
-      // one more row a second later: stderr is a terminal (as the launcher told it), so the progress line shows
+      // one more row a second later: stderr is a terminal (as the launcher told it), so the progress line
+      // shows it; the stop waits for the line that counts it, or it could come before the row is read
       Thread.sleep(1_100);
       broker.produce("live", 0, row("a", T0 + 13_000, 5));
       long deadline = System.nanoTime() + 30_000_000_000L;
-      while (Files.size(stderr) == 0 && System.nanoTime() < deadline) {
+      while (!Files.readString(stderr).contains("eventtime: 4 rows read")) {
+        assertThat(System.nanoTime()).as("a progress line counts the fourth row").isLessThan(deadline);
         Thread.sleep(50);
       }
 
