@@ -27,7 +27,7 @@ import org.apache.hop.pipeline.PipelineMeta;
  * file one uninterrupted run writes, by core's processor.
  */
 final class ExactlyOnceStreams {
-  private static final long START = 1_784_368_800_000L; // 2026-07-18 10:00:00
+  static final long START = 1_784_368_800_000L; // 2026-07-18 10:00:00
 
   private ExactlyOnceStreams() {}
 

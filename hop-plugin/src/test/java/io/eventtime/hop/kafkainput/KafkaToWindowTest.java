@@ -22,7 +22,6 @@ import io.eventtime.hop.window.WindowAggregate;
 import io.eventtime.testing.kafka.KafkaBroker;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * partition's records in offset order (however the transform's polls interleave them).
  */
 class KafkaToWindowTest {
-  private static final long START = 1_784_368_800_000L; // 2026-07-18 10:00:00
+  private static final long START = ExactlyOnceStreams.START;
   private static KafkaBroker broker;
 
   @BeforeAll
@@ -48,38 +47,14 @@ class KafkaToWindowTest {
     broker.close();
   }
 
-  /** One record of a random stream: a user, an amount and an event time that is mostly in order. */
-  private record Event(String user, long amount, long time) {
-    String json() {
-      return "{\"user\":\"" + user + "\",\"amount\":" + amount + ",\"event_time\":" + time + "}";
-    }
-  }
-
-  private static List<List<Event>> randomStream(int partitions, int perPartition, long seed) {
-    Random random = new Random(seed);
-    List<List<Event>> stream = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      List<Event> events = new ArrayList<>();
-      long clock = START + random.nextInt(5_000);
-      for (int i = 0; i < perPartition; i++) {
-        clock += random.nextInt(2_000);
-        // now and then a row from up to 20 s back: late when it is past the delay of 5 s
-        long time = random.nextInt(10) == 0 ? clock - random.nextInt(20_000) : clock;
-        events.add(new Event("u" + random.nextInt(4), random.nextInt(100), time));
-      }
-      stream.add(events);
-    }
-    return stream;
-  }
-
   @ParameterizedTest
   @ValueSource(ints = {1, 3})
   void theWindowRowsAreThoseOfTheCoreOverEachPartitionInOffsetOrder(int partitions) throws Exception {
     String topic = "windowed-" + partitions;
     broker.createTopic(topic, partitions);
-    List<List<Event>> stream = randomStream(partitions, 150, 42 + partitions);
+    List<List<ExactlyOnceStreams.Event>> stream = ExactlyOnceStreams.randomStream(partitions, 150, 42 + partitions);
     for (int p = 0; p < partitions; p++) {
-      broker.produce(topic, p, stream.get(p).stream().map(Event::json).toArray(String[]::new));
+      broker.produce(topic, p, stream.get(p).stream().map(ExactlyOnceStreams.Event::json).toArray(String[]::new));
     }
 
     EventKafkaInputMeta read = EventKafkaInputTest.input(broker.bootstrapServers(), topic,
@@ -104,7 +79,7 @@ class KafkaToWindowTest {
     List<String> expected = new ArrayList<>();
     PartitionedWindowProcessor core = new PartitionedWindowProcessor(query, partitions, w -> expected.add(text(w)));
     for (int p = 0; p < partitions; p++) {
-      for (Event e : stream.get(p)) {
+      for (ExactlyOnceStreams.Event e : stream.get(p)) {
         core.process(p, Key.of(e.user()), e.time(), new Object[] {null, e.amount()});
       }
     }
@@ -120,8 +95,8 @@ class KafkaToWindowTest {
   @org.junit.jupiter.api.Test
   void aRowOfAPartitionBeyondPartitionsIsRejectedWithTheReason() throws Exception {
     broker.createTopic("beyond", 2);
-    broker.produce("beyond", 0, new Event("ann", 1, START).json(), new Event("ann", 2, START + 20_000).json());
-    broker.produce("beyond", 1, new Event("bob", 5, START + 1_000).json(), new Event("bob", 6, START + 21_000).json());
+    broker.produce("beyond", 0, new ExactlyOnceStreams.Event("ann", 1, START).json(), new ExactlyOnceStreams.Event("ann", 2, START + 20_000).json());
+    broker.produce("beyond", 1, new ExactlyOnceStreams.Event("bob", 5, START + 1_000).json(), new ExactlyOnceStreams.Event("bob", 6, START + 21_000).json());
     EventKafkaInputMeta read = EventKafkaInputTest.input(broker.bootstrapServers(), "beyond",
         new KafkaField("user", "String", null), new KafkaField("amount", "Integer", null),
         new KafkaField("event_time", "Integer", null));
