@@ -55,7 +55,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>By default the read is unbounded: it follows the topic (with KafkaIO) until the pipeline is
  * stopped. {@link #withUntilAvailable()} makes it bounded: when the pipeline is built it finds
- * where each partition ends, reads up to there, and the read is done.
+ * where each partition ends, reads up to there, and the read is done. {@link
+ * #withLiveUntilAvailable()} reads up to the same ends as a live (unbounded) stream that ends.
  *
  * <p>Each row's element timestamp is its <b>arrival stamp</b>: the wall-clock time it was read,
  * never earlier than the stamp of the record before it in its partition; a partition's watermark
@@ -100,35 +101,35 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   private final String topic;
   private final Map<String, Object> consumerProperties;
   private final String startPosition;
-  private final boolean untilAvailable;
+  private final Until until;
   private final Schema schema;
   private final int sampleSize;
 
   private KafkaRows(String bootstrapServers, String topic, Map<String, Object> consumerProperties, String startPosition,
-      boolean untilAvailable, Schema schema, int sampleSize) {
+      Until until, Schema schema, int sampleSize) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.consumerProperties = consumerProperties;
     this.startPosition = startPosition;
-    this.untilAvailable = untilAvailable;
+    this.until = until;
     this.schema = schema;
     this.sampleSize = sampleSize;
   }
 
   /** A read to set up with {@link #withBootstrapServers} and {@link #withTopic}. */
   public static KafkaRows read() {
-    return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, false,
+    return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, Until.STOPPED,
         null, 1000);
   }
 
   /** The brokers to connect to first, {@code host:port[,host:port...]}. */
   public KafkaRows withBootstrapServers(String servers) {
-    return new KafkaRows(servers, topic, consumerProperties, startPosition, untilAvailable, schema, sampleSize);
+    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, schema, sampleSize);
   }
 
   /** The topic to read, all of its partitions. */
   public KafkaRows withTopic(String name) {
-    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, untilAvailable, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, schema, sampleSize);
   }
 
   /**
@@ -141,7 +142,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     }
     Map<String, Object> all = new LinkedHashMap<>(consumerProperties);
     all.put(key, value);
-    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, untilAvailable, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, schema, sampleSize);
   }
 
   /** Where a partition without a committed offset starts: {@value #EARLIEST} (default) or {@value #LATEST}. */
@@ -150,7 +151,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (!p.equals(EARLIEST) && !p.equals(LATEST)) {
       throw new IllegalArgumentException("the start position '" + position + "' is unknown: give " + EARLIEST + " or " + LATEST);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, untilAvailable, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, schema, sampleSize);
   }
 
   /**
@@ -159,12 +160,47 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    * not read.
    */
   public KafkaRows withUntilAvailable() {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, true, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.AVAILABLE, schema, sampleSize);
+  }
+
+  /**
+   * A live read that ends: every partition up to the end offset it has when the pipeline is
+   * built, read as an <b>unbounded</b> collection (the runner in streaming mode, {@link
+   * EventTimeWindow}'s live path: each window leaves as soon as the watermark closes it, several
+   * partitions each with its own watermark), and the pipeline ends by itself once every
+   * partition is read: the windows still open are emitted then (a drain), or handed to the state
+   * with {@link EventTimeWindow#withState}. Spark's {@code AvailableNow} trigger, the command
+   * line's {@code --until available} on a Beam runner. Records produced later are not read. On
+   * the Flink runner with checkpoints on, also give {@code --shutdownSourcesAfterIdleMs=0}: else
+   * Flink keeps the finished sources open for checkpoints and the job never ends.
+   *
+   * <pre>{@code
+   * KafkaRows.Result in = p.apply(KafkaRows.read().withBootstrapServers("broker:9092")
+   *     .withTopic("orders").withLiveUntilAvailable());
+   * in.rows().apply(EventTimeWindow.of(WindowSpecs.tumbling(Duration.standardMinutes(1)))
+   *     .withTimeField("event_time").withPartitionField(KafkaRows.PARTITION_FIELD)
+   *     .withPartitions(in.partitions()));
+   * p.run().waitUntilFinish(); // ends when every partition has reached its end offset
+   * }</pre>
+   */
+  public KafkaRows withLiveUntilAvailable() {
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_AVAILABLE, schema,
+        sampleSize);
+  }
+
+  /** Where the read ends. */
+  private enum Until {
+    /** Never: it follows the topic until the pipeline is stopped (unbounded). */
+    STOPPED,
+    /** At the end offsets found when the pipeline is built, as a bounded read. */
+    AVAILABLE,
+    /** At the end offsets found when the pipeline is built, as an unbounded (live) read that ends. */
+    LIVE_AVAILABLE
   }
 
   /** The schema of the values, instead of inferring it (without the partition and offset fields). */
   public KafkaRows withSchema(Schema s) {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, untilAvailable, s, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, s, sampleSize);
   }
 
   /** How many of the topic's first records the schema is inferred from (default 1000). */
@@ -172,7 +208,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (records < 1) {
       throw new IllegalArgumentException("the sample size must be at least 1 record, got " + records);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, untilAvailable, schema, records);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, schema, records);
   }
 
   /** The settings a runner's UI shows for this step. */
@@ -182,8 +218,13 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     builder.addIfNotNull(DisplayData.item("bootstrapServers", bootstrapServers).withLabel("Bootstrap servers"));
     builder.addIfNotNull(DisplayData.item("topic", topic).withLabel("Topic"));
     builder.add(DisplayData.item("startPosition", startPosition).withLabel("Start position"));
-    builder.add(DisplayData.item("until", untilAvailable ? "available" : "stopped")
-        .withLabel(untilAvailable ? "Reads up to the end offsets found at start" : "Reads until the pipeline is stopped"));
+    builder.add(DisplayData.item("until", switch (until) {
+      case STOPPED -> "stopped";
+      case AVAILABLE -> "available";
+      case LIVE_AVAILABLE -> "available, live";
+    }).withLabel(until == Until.STOPPED ? "Reads until the pipeline is stopped"
+        : until == Until.AVAILABLE ? "Reads up to the end offsets found at start"
+        : "Reads up to the end offsets found at start, as a live stream"));
     builder.add(DisplayData.item("consumerProperties", shownProperties()).withLabel("Consumer properties"));
     if (schema != null) {
       builder.add(DisplayData.item("schema", schema.getFields().stream()
@@ -216,7 +257,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       partitions.forEach(tp -> partitionNumbers.add(tp.partition()));
       rowSchema = withPositions(schema != null ? schema : kafka.inferSchema(partitions, sampleSize));
       KafkaRowsDecoder decoder = new KafkaRowsDecoder(topic, rowSchema);
-      out = untilAvailable
+      out = until != Until.STOPPED
           ? readUntilAvailable(begin, kafka, partitions, config, decoder)
           : begin.apply("ReadKafka", KafkaIO.<byte[], byte[]>read()
                   .withBootstrapServers(bootstrapServers)
@@ -246,7 +287,9 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     return begin
         .apply("OffsetRanges", Create.of(ranges).withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))))
         .apply("SpreadPartitions", Reshuffle.viaRandomKey())
-        .apply("ReadRanges", ParDo.of(new KafkaRowsRangeReadFn(topic, config, decoder))
+        .apply("ReadRanges", (until == Until.LIVE_AVAILABLE
+            ? ParDo.of(new KafkaRowsLiveRangeReadFn(topic, config, decoder))
+            : ParDo.of(new KafkaRowsRangeReadFn(topic, config, decoder)))
             .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
   }
 

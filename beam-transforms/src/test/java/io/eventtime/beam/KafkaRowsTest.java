@@ -298,6 +298,68 @@ class KafkaRowsTest {
             + " 2026-03-01 00:14:00 (late policy window)");
   }
 
+  /**
+   * Example L2 read with {@link KafkaRows#withLiveUntilAvailable()}: an unbounded collection (the
+   * live path) that ends by itself at the end offsets found when the pipeline was built; the end
+   * drains, so the windows still open leave too, and the stats are the contract's for L2 drained.
+   */
+  @Test
+  void liveUntilAvailable_isALiveStreamThatEnds_exampleL2DrainedAtItsEnd() {
+    broker.createTopic("l2live", 2);
+    broker.produce("l2live", 0, l2Values("00:01", "00:12", "00:03", "00:22"));
+    broker.produce("l2live", 1, l2Values("00:02", "00:05", "00:14", "00:08"));
+    Pipeline p = pipeline();
+    KafkaRows.Result read = p.apply(read("l2live").withSchema(Schema.builder().addStringField("k")
+        .addStringField("event_time").build()).withLiveUntilAvailable());
+    broker.produce("l2live", 1, l2Values("00:30")); // after the ends were found: not read
+    assertThat(read.rows().isBounded()).isEqualTo(PCollection.IsBounded.UNBOUNDED);
+    EventTimeWindowResult r = read.rows().apply("Window", EventTimeWindow.of(WindowSpec.tumbling(600_000))
+        .withTimeField("event_time").withKeys("k").withAggregates(AggregateSpec.countAll("n"))
+        .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(read.partitions()));
+    PAssert.that(text(r.windows())).containsInAnyOrder("k|2026-03-01T00:00:00.000Z|2026-03-01T00:10:00.000Z|3",
+        "k|2026-03-01T00:10:00.000Z|2026-03-01T00:20:00.000Z|2", "k|2026-03-01T00:20:00.000Z|2026-03-01T00:30:00.000Z|1");
+    PAssert.that(r.late().apply("Reasons", org.apache.beam.sdk.transforms.MapElements
+        .into(org.apache.beam.sdk.values.TypeDescriptors.strings()).via((Row l) -> l.getString(ProblemRows.REASON))))
+        .containsInAnyOrder(
+            "partition 0, arrival 2: every window of event time 2026-03-01 00:03:00 had closed at watermark"
+                + " 2026-03-01 00:12:00 (late policy window)",
+            "partition 1, arrival 3: every window of event time 2026-03-01 00:08:00 had closed at watermark"
+                + " 2026-03-01 00:14:00 (late policy window)");
+    PipelineResult result = p.run();
+    assertThat(result.waitUntilFinish()).isEqualTo(PipelineResult.State.DONE);
+    assertThat(EventTimeMetrics.stats(result, "Window")).isEqualTo(new io.eventtime.core.Stats(8, 3, 2, 3, 6, 0));
+  }
+
+  /** A committed transaction ends a partition with a marker, an offset without a record: the live read still ends. */
+  @Test
+  void liveUntilAvailable_endsAtATransactionMarker() throws InterruptedException {
+    broker.createTopic("txlive", 1);
+    Properties props = new Properties();
+    props.put("bootstrap.servers", broker.bootstrapServers());
+    props.put("transactional.id", "txlive-test");
+    try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+        new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+            new org.apache.kafka.common.serialization.ByteArraySerializer(),
+            new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      for (String v : l2Values("00:01", "00:02")) {
+        producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("txlive", 0, null,
+            v.getBytes(StandardCharsets.UTF_8)));
+      }
+      producer.commitTransaction();
+    }
+    for (int i = 0; i < 300 && broker.endOffsets("txlive").get(0) < 3; i++) {
+      Thread.sleep(100); // the coordinator writes the commit marker after the commit returns
+    }
+    assertThat(broker.endOffsets("txlive")).containsEntry(0, 3L); // two records and the commit marker
+    Pipeline p = pipeline();
+    KafkaRows.Result read = p.apply(read("txlive").withSchema(Schema.builder().addStringField("k")
+        .addStringField("event_time").build()).withLiveUntilAvailable());
+    PAssert.that(text(read.rows())).containsInAnyOrder("k|2026-03-01 00:01:00|0|0", "k|2026-03-01 00:02:00|0|1");
+    assertThat(p.run().waitUntilFinish()).isEqualTo(PipelineResult.State.DONE);
+  }
+
   private static String[] l2Values(String... times) {
     String[] values = new String[times.length];
     for (int i = 0; i < times.length; i++) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
@@ -63,8 +64,14 @@ final class FlinkLiveJobs {
    */
   static void addStream(Pipeline p, String name, String bootstrapServers, String topic, RandomKafkaStream stream,
       Optional<FailOnce> failAt, Path out) {
-    KafkaRows.Result in = p.apply(name + "-Read", KafkaRows.read().withBootstrapServers(bootstrapServers)
-        .withTopic(topic).withStartPosition(KafkaRows.EARLIEST).withSchema(RandomKafkaStream.SCHEMA));
+    addStream(p, name, bootstrapServers, topic, stream, failAt, out, UnaryOperator.identity());
+  }
+
+  /** {@link #addStream} with the read set further by {@code read}, such as {@link KafkaRows#withLiveUntilAvailable()}. */
+  static void addStream(Pipeline p, String name, String bootstrapServers, String topic, RandomKafkaStream stream,
+      Optional<FailOnce> failAt, Path out, UnaryOperator<KafkaRows> read) {
+    KafkaRows.Result in = p.apply(name + "-Read", read.apply(KafkaRows.read().withBootstrapServers(bootstrapServers)
+        .withTopic(topic).withStartPosition(KafkaRows.EARLIEST).withSchema(RandomKafkaStream.SCHEMA)));
     assertThat(in.rows().isBounded()).isEqualTo(PCollection.IsBounded.UNBOUNDED);
     PCollection<Row> rows = in.rows();
     if (failAt.isPresent()) {

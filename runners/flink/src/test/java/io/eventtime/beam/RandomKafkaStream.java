@@ -6,6 +6,7 @@ import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.PartitionedWindowProcessor;
+import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowSpec;
@@ -127,6 +128,13 @@ record RandomKafkaStream(WindowQuery query, List<List<String>> partitions) {
    * not depend on how they interleave.
    */
   Map<String, Map<String, String>> expected() {
+    return replay(false).files();
+  }
+
+  /** The files of each folder and the stats, as {@link #expected()}'s, for the stream fed whole and then ended: {@code drained} emits the windows still open. */
+  record Replay(Map<String, Map<String, String>> files, Stats stats) {}
+
+  Replay replay(boolean drained) {
     Map<String, String> windows = new HashMap<>();
     Map<String, String> late = new HashMap<>();
     Map<String, String> rejected = new HashMap<>();
@@ -163,8 +171,10 @@ record RandomKafkaStream(WindowQuery query, List<List<String>> partitions) {
         }
       }
     }
-    // no p.finish(): the stream never ends, so the windows still open stay open
-    return Map.of("windows", windows, "late", late, "rejected", rejected);
+    if (drained) {
+      p.finish();
+    } // else the stream never ends, so the windows still open stay open
+    return new Replay(Map.of("windows", windows, "late", late, "rejected", rejected), p.stats());
   }
 
   /** A field of one of this class's JSON values (flat, no escapes). */
