@@ -75,6 +75,10 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   public static final String PARTITION_FIELD = "_partition";
   /** The INT64 field of each row's offset in its partition: its arrival position, as {@link NdjsonIO}'s. */
   public static final String OFFSET_FIELD = EventTimeWindow.DEFAULT_ARRIVAL_FIELD;
+  /** The BYTES field of each row's value with {@link #withRawValues()}, null for a record without one. */
+  public static final String VALUE_FIELD = "_value";
+  /** The value field's schema with {@link #withRawValues()}. */
+  private static final Schema RAW_VALUES = Schema.builder().addNullableField(VALUE_FIELD, FieldType.BYTES).build();
   /** Start each partition at its first offset (when the group has no committed offset). */
   public static final String EARLIEST = "earliest";
   /** Start each partition at its end: only records produced after the start are read. */
@@ -198,6 +202,21 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     LIVE_AVAILABLE
   }
 
+  /**
+   * Each record's value as it is, in the BYTES field {@value #VALUE_FIELD} (null for a record
+   * without a value), beside the partition and offset: for a reader of its own after this step,
+   * such as the command line's, which reads the values by its query's plan. Nothing is rejected
+   * here; no schema is inferred or given.
+   *
+   * <pre>{@code
+   * PCollection<Row> raw = p.apply(KafkaRows.read().withBootstrapServers("broker:9092")
+   *     .withTopic("orders").withRawValues()).rows(); // _value, _partition, _arrival
+   * }</pre>
+   */
+  public KafkaRows withRawValues() {
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, RAW_VALUES, sampleSize);
+  }
+
   /** The schema of the values, instead of inferring it (without the partition and offset fields). */
   public KafkaRows withSchema(Schema s) {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, s, sampleSize);
@@ -301,7 +320,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("KafkaRows needs a topic to read: give withTopic(name)");
     }
-    if (schema != null) {
+    if (schema != null && !schema.equals(RAW_VALUES)) {
       for (Schema.Field f : schema.getFields()) {
         if (BeamValues.coreType(f.getType()) == null) {
           throw new IllegalArgumentException("field " + f.getName() + " of type " + f.getType()
@@ -316,6 +335,10 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   }
 
   private static Schema withPositions(Schema values) {
+    if (values.hasField(VALUE_FIELD) && !values.equals(RAW_VALUES)) {
+      throw new IllegalArgumentException("the schema has a field named '" + VALUE_FIELD + "', which KafkaRows uses for"
+          + " the raw value (withRawValues): rename that field in the data");
+    }
     for (String own : Set.of(PARTITION_FIELD, OFFSET_FIELD)) {
       if (values.hasField(own)) {
         throw new IllegalArgumentException("the rows already have a field named '" + own + "', which KafkaRows uses for the "

@@ -38,6 +38,9 @@ final class KafkaRowsDecoder implements Serializable {
 
   /** The value at {@code offset} of {@code partition} (null: a record without a value). */
   Decoded decode(int partition, long offset, byte[] value) {
+    if (rowSchema.hasField(KafkaRows.VALUE_FIELD)) { // raw values: the reading is the next step's
+      return new Decoded(Row.withSchema(rowSchema).addValues(value, partition, offset).build(), null);
+    }
     if (value == null) {
       return reject(partition, offset, null, null, "the record has no value");
     }

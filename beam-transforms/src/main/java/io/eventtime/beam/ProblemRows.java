@@ -43,6 +43,21 @@ public final class ProblemRows {
     return reason.substring(place.length());
   }
 
+  /**
+   * A late row's reason in the core's words on the live path, where the place is the row's
+   * partition (with a partition field) and arrival position, as the local engines give it beside
+   * the row's partition and offset: the {@link #REASON} less that place and {@code ": "}.
+   */
+  public static String liveLateReason(Row late) {
+    String reason = late.getString(REASON);
+    int end = reason.indexOf(AFTER_PLACE);
+    if (end < 0 || !reason.startsWith("partition ") && !reason.startsWith("arrival ")) {
+      throw new IllegalArgumentException("the late row's reason '" + reason + "' is not told at a live row's place"
+          + " (partition and arrival): is it a late row of EventTimeWindow's live path?");
+    }
+    return reason.substring(end + AFTER_PLACE.length());
+  }
+
   /** A late row's {@link #REASON}: its {@code place} (file and line), then the core's {@code reason}. */
   static String lateReasonAt(String place, String reason) {
     return place + AFTER_PLACE + reason;

@@ -546,11 +546,10 @@ public final class EventtimeCommand implements Callable<Integer> {
     if (from.size() != 1) {
       throw badFlag("--from kafka://... reads one topic: give it as the only --from");
     }
-    if (!chosenRunner.equals("local")) {
-      throw badFlag("--runner " + chosenRunner + " cannot read --from " + from.get(0).trim() + (chosenRunner.equals("flink")
-          ? " yet: a Kafka source runs on the local runner for now (the Flink runner's streaming read is to come)"
-          : ": the " + chosenRunner + " runner runs bounded inputs only; a Kafka source runs on the local runner")
-          + "; drop --runner");
+    if (chosenRunner.equals("spark")) {
+      throw badFlag("--runner spark cannot read --from " + from.get(0).trim() + ": a Kafka topic is read as a live"
+          + " stream, whose windows need event-time timers, which Beam's Spark runner does not run in streaming mode"
+          + " (Beam 2.62); use --runner local (the default), flink or direct");
     }
     boolean untilAvailable = false;
     long idleMillis = 0;
@@ -572,6 +571,24 @@ public final class EventtimeCommand implements Callable<Integer> {
     SqlPlanner.Parsed parsed = SqlPlanner.parse(sql);
     String tableName = table != null ? table : address.tableName();
     PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
+    if (!chosenRunner.equals("local")) {
+      refuseKafkaOnBeam(chosenRunner, untilAvailable, stateDir);
+      QueryPlan plan;
+      try (KafkaSource sampled = KafkaSource.open(address, properties, true)) {
+        plan = SqlPlanner.bind(parsed, tableName, inferSchema(sampled.sample(sample), address));
+      }
+      RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
+      RowsFile rowsFile = rows == null ? null : RowsFile.open(rows, false);
+      ResultWriter writer = writerFor(plan, rowsFile);
+      try (rowsFile) {
+        onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
+            chosenRunner, writer));
+      } catch (RuntimeException | Error e) {
+        writer.flushAfterFailure();
+        throw e;
+      }
+      return 0;
+    }
     KafkaSource source = KafkaSource.open(address, properties, untilAvailable);
     if (idleMillis > 0) {
       source.endWhenIdleFor(idleMillis);
@@ -703,12 +720,48 @@ public final class EventtimeCommand implements Callable<Integer> {
     return options;
   }
 
+  /**
+   * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads up to
+   * the end offsets found at start, in one embedded job whose rows the driver reads from this
+   * machine's files, without a state.
+   */
+  private void refuseKafkaOnBeam(String runnerName, boolean untilAvailable, Path stateDir) {
+    String topic = from.get(0).trim();
+    if (!untilAvailable) {
+      throw badFlag("--runner " + runnerName + " reads --from " + topic + " with --until available (every partition up"
+          + " to the end offsets found at start, then the job ends by itself): add it; --until idle=... and a run until"
+          + " SIGINT/SIGTERM are the local runner's");
+    }
+    if (stateDir != null) {
+      throw badFlag("--state with --runner " + runnerName + " and --from " + topic + " is not offered yet: a Kafka run"
+          + " that goes on across runs is the local runner's (drop --runner)");
+    }
+    if (flinkMaster != null) {
+      throw badFlag("--flink-master with --from " + topic + " is not offered yet: the command reads the job's rows"
+          + " from files on this machine, so the job runs on embedded Flink (drop --flink-master)");
+    }
+    if (kafkaGroup != null) {
+      throw badFlag("--kafka-group with --runner " + runnerName + ": the local runner commits the offsets it read to"
+          + " the group, for monitoring; a Beam runner commits none (drop --kafka-group)");
+    }
+  }
+
   /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */
   private void beam(QueryPlan plan, RunSettings settings, List<SourceFile> files, String runnerName,
       ResultWriter writer, Path stateDir) {
     String master = runnerName.equals("flink") ? flinkMaster : runnerName.equals("spark") ? sparkMaster : null;
+    onBeam(runnerName, () -> io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer,
+        stateDir), stateDir);
+  }
+
+  private void onBeam(String runnerName, Runnable run) {
+    onBeam(runnerName, run, null);
+  }
+
+  /** Runs {@code run} on a Beam runner, its failures told in the command's words. */
+  private void onBeam(String runnerName, Runnable run, Path stateDir) {
     try {
-      io.eventtime.cli.beam.BeamRunner.run(plan, settings, files, runnerName, master, writer, stateDir);
+      run.run();
     } catch (StateException e) {
       throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {

@@ -215,17 +215,32 @@ class KafkaSourceTest {
   }
 
   @Test
-  void refusesKafkaFlagsWithFilesAndOtherRunnersWithKafka() {
+  void refusesKafkaFlagsWithFilesAndWhatABeamRunnerDoesNotOfferWithKafka() {
     Path file = Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
     assertThat(Cli.run("--from", file.toString(), "--until", "available", B_SQL).out()).containsExactly(
         Cli.error("INVALID_ARGUMENT", "--until goes with a Kafka source, --from kafka://HOST:PORT/TOPIC; files are read"
             + " to their end"));
-    assertThat(Cli.run("--from", "kafka://127.0.0.1:9092/orders", "--runner", "spark", B_SQL).out()).containsExactly(
-        Cli.error("INVALID_ARGUMENT", "--runner spark cannot read --from kafka://127.0.0.1:9092/orders: the spark runner"
-            + " runs bounded inputs only; a Kafka source runs on the local runner; drop --runner"));
-    assertThat(Cli.run("--from", "kafka://127.0.0.1:9092/orders", "--runner", "flink", B_SQL).out()).containsExactly(
-        Cli.error("INVALID_ARGUMENT", "--runner flink cannot read --from kafka://127.0.0.1:9092/orders yet: a Kafka"
-            + " source runs on the local runner for now (the Flink runner's streaming read is to come); drop --runner"));
+    String topic = "kafka://127.0.0.1:9092/orders";
+    assertThat(Cli.run("--from", topic, "--runner", "spark", B_SQL).out()).containsExactly(
+        Cli.error("INVALID_ARGUMENT", "--runner spark cannot read --from " + topic + ": a Kafka topic is read as a live"
+            + " stream, whose windows need event-time timers, which Beam's Spark runner does not run in streaming mode"
+            + " (Beam 2.62); use --runner local (the default), flink or direct"));
+    assertThat(Cli.run("--from", topic, "--runner", "flink", B_SQL).out()).containsExactly(
+        Cli.error("INVALID_ARGUMENT", "--runner flink reads --from " + topic + " with --until available (every"
+            + " partition up to the end offsets found at start, then the job ends by itself): add it; --until idle=..."
+            + " and a run until SIGINT/SIGTERM are the local runner's"));
+    assertThat(Cli.run("--from", topic, "--runner", "flink", "--until", "available", "--state",
+        dir.resolve("state").toString(), B_SQL).out()).containsExactly(
+        Cli.error("INVALID_ARGUMENT", "--state with --runner flink and --from " + topic + " is not offered yet: a Kafka"
+            + " run that goes on across runs is the local runner's (drop --runner)"));
+    assertThat(Cli.run("--from", topic, "--runner", "flink", "--until", "available", "--flink-master", "jm:8081",
+        B_SQL).out()).containsExactly(
+        Cli.error("INVALID_ARGUMENT", "--flink-master with --from " + topic + " is not offered yet: the command reads"
+            + " the job's rows from files on this machine, so the job runs on embedded Flink (drop --flink-master)"));
+    assertThat(Cli.run("--from", topic, "--runner", "direct", "--until", "available", "--kafka-group", "g",
+        B_SQL).out()).containsExactly(
+        Cli.error("INVALID_ARGUMENT", "--kafka-group with --runner direct: the local runner commits the offsets it read"
+            + " to the group, for monitoring; a Beam runner commits none (drop --kafka-group)"));
     assertThat(Cli.run("--from", "kafka://127.0.0.1:9092/orders", "--until", "idle", B_SQL).status()).isEqualTo(2);
     assertThat(Cli.run("--from", "kafka://127.0.0.1:9092", B_SQL).out()).containsExactly(
         Cli.error("INVALID_ARGUMENT", "--from kafka://127.0.0.1:9092 names no topic: write kafka://127.0.0.1:9092/orders"));

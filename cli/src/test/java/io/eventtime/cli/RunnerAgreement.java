@@ -92,6 +92,62 @@ public final class RunnerAgreement {
     return Cli.run(args.toArray(String[]::new));
   }
 
+  /**
+   * A {@code kafka://} topic read with {@code --until available} on local and on {@code runner}
+   * (streaming, the live path): the seed page's examples from one partition (the file run's lines),
+   * and the random stream's queries over one partition and over three (its lines dealt at random to
+   * the partitions), each printing the local runner's lines. With three partitions stderr is not
+   * compared: the local runner tells the first rejected rows in the order the partitions' records
+   * came, the Beam runner by partition and offset.
+   */
+  public static void checkKafka(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
+      throws IOException {
+    String seed = "seed_" + runner;
+    broker.createTopic(seed, 1);
+    broker.produce(seed, 0, SeedPage.EVENTS);
+    for (SeedPage.Example e : SeedPage.RESULTS) {
+      assertThat(assertKafkaSameAsLocal(runner, broker, seed, e.sql(), List.of("--table", "events"), true))
+          .as(e.name()).containsExactlyElementsOf(e.lines());
+    }
+    List<String> lines = Files.readAllLines(randomStream(dir, 20261204L, 2000));
+    String one = "stream1_" + runner;
+    broker.createTopic(one, 1);
+    broker.produce(one, 0, lines.toArray(String[]::new));
+    String three = "stream3_" + runner;
+    broker.createTopic(three, 3);
+    Random random = new Random(4);
+    List<List<String>> dealt = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    lines.forEach(l -> dealt.get(random.nextInt(3)).add(l));
+    for (int p = 0; p < 3; p++) {
+      broker.produce(three, p, dealt.get(p).toArray(String[]::new));
+    }
+    for (Query q : RANDOM_STREAM_QUERIES) {
+      List<String> flags = new ArrayList<>(q.flags());
+      flags.addAll(List.of("--table", "stream"));
+      assertThat(assertKafkaSameAsLocal(runner, broker, one, q.sql(), flags, true)).as(q.name()).hasSizeGreaterThan(5);
+      assertThat(assertKafkaSameAsLocal(runner, broker, three, q.sql(), flags, false)).as(q.name()).hasSizeGreaterThan(5);
+    }
+  }
+
+  private static List<String> assertKafkaSameAsLocal(String runner, io.eventtime.testing.kafka.KafkaBroker broker,
+      String topic, String sql, List<String> flags, boolean sameStderr) {
+    List<String> args = new ArrayList<>(List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--until", "available"));
+    args.addAll(flags);
+    args.add(sql);
+    Cli local = Cli.run(args.toArray(String[]::new));
+    args.addAll(0, List.of("--runner", runner));
+    Cli other = Cli.run(args.toArray(String[]::new));
+    assertThat(local.status()).as(String.join("\n", local.out()) + local.err()).isZero();
+    assertThat(other.out()).as(runner + " vs local on " + topic + ", stderr: " + other.err())
+        .containsExactlyElementsOf(local.out());
+    assertThat(other.status()).isZero();
+    if (sameStderr) {
+      assertThat(other.err()).isEqualTo(local.err());
+    }
+    return local.out();
+  }
+
   /** The seed page's examples and the random stream's queries, each on local and on {@code runner}. */
   public static void checkAll(String runner, Path dir) throws IOException {
     Path events = Cli.write(Files.createDirectories(dir.resolve("seed")), "events.ndjson", SeedPage.EVENTS);

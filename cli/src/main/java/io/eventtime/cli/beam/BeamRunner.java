@@ -70,7 +70,7 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  */
 public final class BeamRunner {
   private static final String ARRIVAL = EventTimeWindow.DEFAULT_ARRIVAL_FIELD;
-  private static final String LINE = "_line";
+  static final String LINE = "_line";
   private static final String START = "_window_start";
   private static final String END = "_window_end";
 
@@ -274,7 +274,7 @@ public final class BeamRunner {
   }
 
   @SuppressWarnings("unchecked")
-  private static <T> List<T> readAll(Path scratch, String name) {
+  static <T> List<T> readAll(Path scratch, String name) {
     List<T> all = new ArrayList<>();
     Path dir = scratch.resolve(name);
     if (!Files.isDirectory(dir)) {
@@ -299,7 +299,7 @@ public final class BeamRunner {
     return all;
   }
 
-  private static void delete(Path dir) {
+  static void delete(Path dir) {
     try (Stream<Path> all = Files.walk(dir)) {
       all.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException ignored) {

@@ -32,7 +32,6 @@ final class ParsedLines implements AutoCloseable {
   private static final int BATCH_LINES = 2048;
   private static final int BATCH_BYTES = 1 << 18;
   /** Why a Kafka record without a value is rejected (the wording of beam-transforms' KafkaRows). */
-  static final String NO_VALUE = "the record has no value";
 
   /** One batch of lines: their bytes and origin, and once parsed, each line's outcome and values. */
   static final class Batch {
@@ -91,7 +90,7 @@ final class ParsedLines implements AutoCloseable {
         if (!hasValue[i]) {
           outcomes[i] = PlanRows.Outcome.REJECTED;
           rejectedFields[i] = null;
-          rejectedReasons[i] = NO_VALUE;
+          rejectedReasons[i] = PlanRows.NO_VALUE;
           rejectedJson[i] = false;
           continue;
         }

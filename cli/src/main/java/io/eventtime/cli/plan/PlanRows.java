@@ -11,6 +11,9 @@ import io.eventtime.core.ndjson.Utf8Lines;
  * stream or worker.
  */
 public final class PlanRows {
+  /** Why a Kafka record without a value (a tombstone) is rejected. */
+  public static final String NO_VALUE = "the record has no value";
+
   public enum Outcome {
     ROW,
     REJECTED,

@@ -1,0 +1,275 @@
+package io.eventtime.cli.beam;
+
+import io.eventtime.beam.BeamValues;
+import io.eventtime.beam.EventTimeMetrics;
+import io.eventtime.beam.EventTimeWindow;
+import io.eventtime.beam.EventTimeWindowResult;
+import io.eventtime.beam.KafkaRows;
+import io.eventtime.beam.ProblemRows;
+import io.eventtime.cli.CliException;
+import io.eventtime.cli.ErrorCode;
+import io.eventtime.cli.RunSettings;
+import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.plan.PlanRows;
+import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.source.KafkaSource;
+import io.eventtime.core.WindowResult;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.StreamingOptions;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * A {@code kafka://} topic with {@code --until available} on the {@code direct} or embedded
+ * {@code flink} runner, in streaming mode: {@link KafkaRows#withLiveUntilAvailable()} reads each
+ * partition up to the end offset found at start as a live stream, each value is read by the
+ * command's own {@link PlanRows} (the local runner's types, WHERE and rejections), and {@link
+ * EventTimeWindow}'s live path folds each partition by its own watermark, as the local runner's
+ * processor does. The job ends by itself at the end offsets and drains the windows still open.
+ * The workers hand their rows to the driver through files in a scratch folder (so the runner must
+ * share this machine's file system: embedded Flink), and the driver prints them, when the job has
+ * ended, in the local runner's order: window rows in close order, late and rejected rows by
+ * partition and offset.
+ */
+public final class BeamKafkaRunner {
+  private static final String PARTITION = KafkaRows.PARTITION_FIELD;
+  private static final String START = "_window_start";
+  private static final String END = "_window_end";
+
+  private BeamKafkaRunner() {}
+
+  /** Consumer properties the read sets itself from the command's flags, not from {@code --kafka-option}. */
+  private static final List<String> READ_OWN = List.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+      ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+
+  /**
+   * Runs the plan over the topic up to the end offsets found at start and prints its rows and
+   * stats; {@code consumer} are the command's consumer properties ({@link KafkaSource#properties}).
+   */
+  public static void run(QueryPlan plan, RunSettings settings, KafkaSource.Address address, Map<Object, Object> consumer,
+      String runner, ResultWriter out) {
+    PipelineOptions options;
+    try {
+      options = BeamRunner.options(runner, null);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(ErrorCode.INVALID_ARGUMENT, "--runner " + runner + " cannot start: " + e.getMessage()
+          + " (is the runner's classpath there? run the command through ./eventtime or bin/eventtime)", e);
+    }
+    options.as(StreamingOptions.class).setStreaming(true);
+    Path scratch;
+    try {
+      scratch = Files.createTempDirectory("eventtime-" + runner + "-kafka-");
+    } catch (IOException e) {
+      throw new CliException(ErrorCode.IO_ERROR, "cannot make a scratch folder: " + e.getMessage(), e);
+    }
+    try {
+      Pipeline p = Pipeline.create(options);
+      KafkaRows read = KafkaRows.read().withBootstrapServers(address.servers()).withTopic(address.topic())
+          .withStartPosition(String.valueOf(consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)))
+          .withRawValues().withLiveUntilAvailable();
+      for (Map.Entry<Object, Object> c : consumer.entrySet()) {
+        if (!READ_OWN.contains(String.valueOf(c.getKey()))) {
+          read = read.withConsumerProperty(String.valueOf(c.getKey()), c.getValue());
+        }
+      }
+      KafkaRows.Result raw = p.apply("ReadTopic", read);
+      Schema schema = rowSchema(plan, settings.keepsLateRows());
+      TupleTag<Row> rowsTag = new TupleTag<>() {};
+      TupleTag<String> rejectedTag = new TupleTag<>() {};
+      PCollectionTuple planned = raw.rows().apply("ReadValues",
+          ParDo.of(new ReadValueFn(plan, schema, rowsTag, rejectedTag))
+              .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
+      PCollection<Row> rows = planned.get(rowsTag).setRowSchema(schema);
+      EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
+          .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END)
+          .withPartitionField(PARTITION).withPartitions(raw.partitions());
+      EventTimeWindowResult windows = rows.apply("Window", window);
+      int keys = plan.keyInputs().size();
+      toScratch(windows.windows().apply("Results", MapElements.into(TypeDescriptors.strings())
+          .via((Row r) -> BeamRunner.encode(BeamValues.windowResult(r, keys)))), scratch, "windows");
+      String source = address.uri();
+      String timeColumn = plan.timeColumn();
+      toScratch(windows.late().apply("LateRows", MapElements.into(TypeDescriptors.strings())
+          .via((Row r) -> BeamRunner.encode(lateRow(r, timeColumn, source)))), scratch, "late");
+      toScratch(planned.get(rejectedTag), scratch, "rejected");
+      settings.openOutputs();
+      PipelineResult result = p.run();
+      result.waitUntilFinish();
+
+      List<KafkaProblem> rejected = BeamRunner.readAll(scratch, "rejected");
+      rejected.sort(KafkaProblem.ARRIVAL);
+      for (KafkaProblem r : rejected) {
+        settings.rejected(source, r.partition(), r.offset(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
+      }
+      List<KafkaProblem> late = BeamRunner.readAll(scratch, "late");
+      late.sort(KafkaProblem.ARRIVAL);
+      for (KafkaProblem l : late) {
+        settings.late(source, l.partition(), l.offset(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
+      }
+      List<WindowResult> results = BeamRunner.readAll(scratch, "windows");
+      results.sort(WindowResult.CLOSE_ORDER);
+      results.forEach(out::write);
+      settings.finish(out, EventTimeMetrics.stats(result), null);
+    } finally {
+      settings.keepAfterFailure();
+      BeamRunner.delete(scratch);
+    }
+  }
+
+  /** The rows the transform takes: the plan's input columns, the partition, the offset, the value's text. */
+  static Schema rowSchema(QueryPlan plan, boolean withLine) {
+    Schema files = BeamRunner.rowSchema(plan, withLine);
+    Schema.Builder b = Schema.builder();
+    for (Schema.Field f : files.getFields()) {
+      if (f.getName().equals(EventTimeWindow.DEFAULT_ARRIVAL_FIELD)) {
+        b.addInt32Field(PARTITION);
+      }
+      b.addField(f);
+    }
+    return b.build();
+  }
+
+  /** A late or rejected record on its way from the workers to the driver. */
+  record KafkaProblem(int partition, long offset, String field, String reason, long eventTime, byte[] text, boolean json)
+      implements Serializable {
+    static final Comparator<KafkaProblem> ARRIVAL =
+        Comparator.comparingInt(KafkaProblem::partition).thenComparingLong(KafkaProblem::offset);
+  }
+
+  /** A late row of the transform, with its partition, offset and reason in the core's words. */
+  static KafkaProblem lateRow(Row problem, String timeColumn, String source) {
+    Row row = problem.getRow(ProblemRows.ROW);
+    byte[] text = row.getSchema().hasField(BeamRunner.LINE) ? row.getBytes(BeamRunner.LINE) : new byte[0];
+    return new KafkaProblem(row.getInt32(PARTITION), row.getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD), null,
+        ProblemRows.liveLateReason(problem), row.getDateTime(timeColumn).getMillis(), text, true);
+  }
+
+  /** Reads each record's value by the plan, as the local runner does, into a row or a rejected record. */
+  static final class ReadValueFn extends DoFn<Row, Row> {
+    private final QueryPlan plan;
+    private final Schema schema;
+    private final TupleTag<Row> main;
+    private final TupleTag<String> rejected;
+    private final Counter rowsIn = Metrics.counter(EventTimeMetrics.NAMESPACE, EventTimeMetrics.ROWS_IN);
+    private final Counter rowsRejected = Metrics.counter(EventTimeMetrics.NAMESPACE, EventTimeMetrics.ROWS_REJECTED);
+    private transient PlanRows rows;
+
+    ReadValueFn(QueryPlan plan, Schema schema, TupleTag<Row> main, TupleTag<String> rejected) {
+      this.plan = plan;
+      this.schema = schema;
+      this.main = main;
+      this.rejected = rejected;
+    }
+
+    @Setup
+    public void setup() {
+      rows = new PlanRows(plan, "value");
+    }
+
+    @ProcessElement
+    public void process(@Element Row record, MultiOutputReceiver out) {
+      byte[] value = record.getBytes(KafkaRows.VALUE_FIELD);
+      int partition = record.getInt32(PARTITION);
+      long offset = record.getInt64(KafkaRows.OFFSET_FIELD);
+      if (value == null) {
+        reject(out, partition, offset, null, PlanRows.NO_VALUE, new byte[0], false);
+        return;
+      }
+      switch (rows.read(value, 0, value.length)) {
+        case REJECTED:
+          reject(out, partition, offset, rows.rejectedField(), rows.rejectedReason(), value, rows.rejectedJson());
+          return;
+        case FILTERED:
+          return;
+        default:
+          Object[] values = rows.row();
+          Row.Builder b = Row.withSchema(schema);
+          for (int i = 0; i < values.length; i++) {
+            b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
+                : BeamValues.toBeam(values[i], schema.getField(i).getType()));
+          }
+          b.addValue(partition).addValue(offset);
+          if (schema.hasField(BeamRunner.LINE)) {
+            b.addValue(value);
+          }
+          out.get(main).output(b.build());
+      }
+    }
+
+    private void reject(MultiOutputReceiver out, int partition, long offset, String field, String reason, byte[] text,
+        boolean json) {
+      rowsIn.inc();
+      rowsRejected.inc();
+      out.get(rejected).output(BeamRunner.encode(new KafkaProblem(partition, offset, field, reason, 0,
+          Arrays.copyOf(text, text.length), json)));
+    }
+  }
+
+  private static void toScratch(PCollection<String> lines, Path scratch, String name) {
+    lines.apply("Write" + name, ParDo.of(new ScratchFileFn(scratch.resolve(name).toString())));
+  }
+
+  /**
+   * Writes the lines of each bundle into a file of their own in a folder of the scratch folder,
+   * once the bundle is done: a streaming job has no end at which to write one file, and the driver
+   * reads the folder once the job has ended.
+   */
+  static final class ScratchFileFn extends DoFn<String, Void> {
+    private final String folder;
+    private transient List<String> bundle;
+
+    ScratchFileFn(String folder) {
+      this.folder = folder;
+    }
+
+    @StartBundle
+    public void start() {
+      bundle = new ArrayList<>();
+    }
+
+    @ProcessElement
+    public void process(@Element String line) {
+      bundle.add(line);
+    }
+
+    @FinishBundle
+    public void finish() {
+      if (bundle.isEmpty()) {
+        return;
+      }
+      try {
+        Path dir = Files.createDirectories(Path.of(folder));
+        Files.write(dir.resolve("part-" + UUID.randomUUID() + ".txt"), bundle, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot hand the rows to the driver in " + folder + ": " + e.getMessage(), e);
+      }
+      bundle = new ArrayList<>();
+    }
+  }
+}
