@@ -71,7 +71,8 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
    * that long.
    */
   private FollowedFiles followedFiles() throws HopException {
-    meta.followedFiles(this);
+    int there = meta.followedFiles(this).size();
+    logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.Following", String.valueOf(there)));
     FollowedFiles files = new FollowedFiles(() -> {
       try {
         return meta.followedFiles(this);

@@ -11,6 +11,7 @@ import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
 import io.eventtime.core.WindowResult;
 import io.eventtime.core.WindowSpec;
+import io.eventtime.hop.HopRunChild;
 import io.eventtime.hop.HopTestEnvironment;
 import io.eventtime.hop.LocalRun;
 import io.eventtime.hop.PipelineBuilder;
@@ -29,7 +30,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.hop.core.logging.LogLevel;
+import org.apache.hop.core.variables.Variables;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.transform.ITransform;
 import org.junit.jupiter.api.BeforeAll;
@@ -264,6 +267,80 @@ class FollowRestartTest {
     assertThat(String.join("\n", gone.messages(LogLevel.ERROR))).contains("Follow the files: the state of Event"
         + " Time Window 'window' goes on at " + a + " line 41 (byte " + size + "), and that file is not there any"
         + " more (removed or renamed)");
+  }
+
+  /**
+   * HopRun following the files in a JVM of its own, killed with {@code kill -9} at random moments
+   * while rows are appended and files land, restarted each time, and at last run until idle: the
+   * output file is exactly that of one uninterrupted run. Rounds: {@code -Dhop.kill.rounds=N} (3
+   * by default); seed: {@code -Dhop.kill.seed}.
+   */
+  @Test
+  void hopRunKilledAtRandomMomentsAndRestartedWritesTheFileOfOneUninterruptedRun() throws Exception {
+    int rounds = Integer.getInteger("hop.kill.rounds", 3);
+    long seed = Long.getLong("hop.kill.seed", 14);
+    Random random = new Random(seed);
+    List<Event> events = randomEvents(400 * (rounds + 1), seed);
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path state = dir.resolve("state");
+    Path output = dir.resolve("windows.ndjson");
+    Path live = Files.writeString(dir.resolve("live.hpl"),
+        pipeline(input(true), state, output, false).getXml(new Variables()));
+    EventFileInputMeta untilIdle = input(true);
+    untilIdle.setFollowIdleStop("2 SECONDS");
+    Path last = Files.writeString(dir.resolve("until-idle.hpl"),
+        pipeline(untilIdle, state, output, false).getXml(new Variables()));
+
+    for (int round = 0; round < rounds; round++) {
+      Path log = dir.resolve("round-" + round + ".log");
+      Process hopRun = HopRunChild.start(dir, live, log);
+      awaitLog(log, "Following the files");
+      int from = round * 400;
+      Path file = in.resolve("part-" + round + ".ndjson");
+      // the rows of this round are appended while the pipeline runs; it is killed at a random moment among them
+      Thread writer = new Thread(() -> {
+        for (int chunk = 0; chunk < 10; chunk++) {
+          try {
+            append(file, lines(events.subList(from + chunk * 40, from + chunk * 40 + 40)));
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          sleep(100);
+        }
+      });
+      writer.start();
+      sleep(200 + random.nextInt(1300));
+      hopRun.destroyForcibly().waitFor();
+      writer.join();
+    }
+    append(in.resolve("part-" + rounds + ".ndjson"), lines(events.subList(rounds * 400, events.size())));
+    Path lastLog = dir.resolve("last.log");
+    Process hopRun = HopRunChild.start(dir, last, lastLog);
+    assertThat(hopRun.waitFor(120, TimeUnit.SECONDS)).as("HopRun ends at the idle stop").isTrue();
+    String text = Files.readString(lastLog);
+    assertThat(hopRun.exitValue()).as(text).isZero();
+    assertThat(text).as("the last run goes on from the state").contains("Going on from the state of Event Time"
+        + " Window 'window'");
+
+    String expected = coreFile(events);
+    assertThat(expected.lines().count()).as("windows closed").isGreaterThan(100);
+    assertThat(Files.readString(output)).isEqualTo(expected);
+  }
+
+  private static void awaitLog(Path log, String text) throws IOException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(log).contains(text)) {
+      assertThat(System.nanoTime()).as("HopRun logged '" + text + "' in time").isLessThan(end);
+      sleep(20);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The rows the window took in during {@code run}: its processor's, those taken at a stop too. */
