@@ -5,6 +5,7 @@ import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
+import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.CommittedOutputs;
 import io.eventtime.core.state.StateSource;
@@ -343,6 +344,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       rejectForPartition(row, file == null ? f.file() : f.line(),
           BaseMessages.getString(PKG, "EventTimeWindow.Rejected.NoFollowedPosition"));
       return false;
+    }
+    if (data.followedFile != null && (FollowedFiles.NAME_ORDER.compare(Path.of((String) file),
+        Path.of(data.followedFile)) < 0 || file.equals(data.followedFile) && (Long) line < data.followedLine)) {
+      // the position stored is that of the last row: rows out of order would make a restart skip rows
+      throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.FollowedOutOfOrder", file,
+          String.valueOf(line), data.followedFile, String.valueOf(data.followedLine)));
     }
     data.followedFile = (String) file;
     data.followedLine = (Long) line;
