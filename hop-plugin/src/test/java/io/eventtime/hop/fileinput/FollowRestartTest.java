@@ -240,6 +240,32 @@ class FollowRestartTest {
   }
 
   @Test
+  void aStoredPositionAfterAFinishedFilesLastLineWithoutNewlineGoesOnWithTheNextFile() throws Exception {
+    List<Event> events = randomEvents(300, 15);
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path a = in.resolve("a.ndjson");
+    String text = lines(events.subList(0, 100));
+    append(a, text.substring(0, text.length() - 1)); // finished by b's landing, its last line read without a newline
+    append(in.resolve("b.ndjson"), "{oops\n");
+    Path state = dir.resolve("state");
+    Path output = dir.resolve("windows.ndjson");
+    EventFileInputMeta read = input(true);
+    read.setFollowIdleStop("1 SECOND");
+    LocalRun.Result first = new LocalRun(pipeline(read, state, output, false)).run();
+    assertThat(first.errors()).isZero();
+    assertThat(Files.readString(state.resolve("state.json")))
+        .contains("\"file\":\"" + a + "\",\"line\":101,\"byte\":" + Files.size(a));
+
+    append(in.resolve("c.ndjson"), lines(events.subList(100, 300)));
+    LocalRun.Result second = new LocalRun(pipeline(read, state, output, false)).run("errors");
+    assertThat(second.errors()).isZero();
+    assertThat(Rows.text(second.rows("errors"))).as("b's line, rejected again: it came after the last row taken in")
+        .hasSize(1);
+    assertThat(windowTookIn(first) + windowTookIn(second)).isEqualTo(300);
+    assertThat(Files.readString(output)).isEqualTo(coreFile(events));
+  }
+
+  @Test
   void aStoredFileThatShrankOrIsGoneFailsTheRunNamingIt() throws Exception {
     List<Event> events = randomEvents(40, 13);
     Path in = Files.createDirectory(dir.resolve("in"));
