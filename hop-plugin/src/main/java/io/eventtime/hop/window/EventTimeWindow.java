@@ -153,9 +153,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
 
   /**
    * A live run: cuts the committed files back to what the state holds, takes each partition's
-   * stored offset (after a followed Event File Input: takes the fields that give each row's file
-   * and line, and the stored position), finds the Event File Outputs directly downstream whose files are committed with
-   * the state, and has the JVM's shutdown (HopRun ended by a signal) stop the pipeline the way
+   * stored offset (after a followed Event File Input: the fields that give each row's file and
+   * line, and the stored position), finds the Event File Outputs directly downstream whose files
+   * are committed with the state, and has the JVM's shutdown (HopRun ended by a signal) stop the pipeline the way
    * HopGui's stop button does, so that the state is stored.
    */
   private void startLive(WindowSettings s, OpenState state, EventFileInputMeta followedInput) {
@@ -345,8 +345,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
           BaseMessages.getString(PKG, "EventTimeWindow.Rejected.NoFollowedPosition"));
       return false;
     }
-    if (data.followedFile != null && (FollowedFiles.NAME_ORDER.compare(Path.of((String) file),
-        Path.of(data.followedFile)) < 0 || file.equals(data.followedFile) && (Long) line < data.followedLine)) {
+    boolean sameFile = file.equals(data.followedFile);
+    if (data.followedFile != null && (sameFile ? (Long) line < data.followedLine
+        : FollowedFiles.NAME_ORDER.compare(Path.of((String) file), Path.of(data.followedFile)) < 0)) {
       // the position stored is that of the last row: rows out of order would make a restart skip rows
       throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.FollowedOutOfOrder", file,
           String.valueOf(line), data.followedFile, String.valueOf(data.followedLine)));
@@ -541,7 +542,8 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       throws HopException {
     int file = f.file() == null ? -1 : input.indexOfValue(f.file());
     int line = f.line() == null ? -1 : input.indexOfValue(f.line());
-    if (file < 0 || line < 0) {
+    if (file < 0 || line < 0 || input.getValueMeta(file).getType() != IValueMeta.TYPE_STRING
+        || input.getValueMeta(line).getType() != IValueMeta.TYPE_INTEGER) {
       throw new HopException(Settings.refusal(getTransformName(), List.of(BaseMessages.getString(PKG,
           "EventTimeWindow.Problem.NoFollowedFields", f.file() == null ? "(none)" : f.file(),
           f.line() == null ? "(none)" : f.line()))));
