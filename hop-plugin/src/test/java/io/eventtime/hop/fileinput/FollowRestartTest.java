@@ -353,6 +353,35 @@ class FollowRestartTest {
     assertThat(Files.readString(output)).isEqualTo(expected);
   }
 
+  @Test
+  void hopRunEndedBySigtermStoresThePositionOfEveryRowItReadAndTheNextRunGoesOnThere() throws Exception {
+    List<Event> events = randomEvents(900, 16);
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path a = in.resolve("a.ndjson");
+    append(a, lines(events.subList(0, 300)));
+    Path state = dir.resolve("state");
+    Path output = dir.resolve("windows.ndjson");
+    Path log = dir.resolve("terminated.log");
+    Process hopRun = HopRunChild.start(dir, Files.writeString(dir.resolve("live.hpl"),
+        pipeline(input(true), state, output, false).getXml(new Variables())), log);
+    awaitLog(log, "Following the files");
+    sleep(1500);
+    hopRun.destroy(); // SIGTERM
+    assertThat(hopRun.waitFor(60, TimeUnit.SECONDS)).as("HopRun ends on SIGTERM").isTrue();
+    assertThat(Files.readString(state.resolve("state.json"))).as("every row was taken in and stored at the stop")
+        .contains("\"file\":\"" + a + "\",\"line\":301,\"byte\":" + Files.size(a));
+
+    append(a, lines(events.subList(300, 600)));
+    append(in.resolve("b.ndjson"), lines(events.subList(600, 900)));
+    EventFileInputMeta untilIdle = input(true);
+    untilIdle.setFollowIdleStop("1 SECOND");
+    LocalRun.Result last = new LocalRun(pipeline(untilIdle, state, output, false)).run();
+    assertThat(last.errors()).isZero();
+    assertThat(last.pipeline().getTransform("read", 0).getLinesInput()).as("the rows after the stop only")
+        .isEqualTo(600);
+    assertThat(Files.readString(output)).isEqualTo(coreFile(events));
+  }
+
   private static void awaitLog(Path log, String text) throws IOException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!Files.readString(log).contains(text)) {
