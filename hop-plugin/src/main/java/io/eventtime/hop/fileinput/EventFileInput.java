@@ -1,11 +1,20 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.core.OpenState;
+import io.eventtime.core.follow.FileListing;
 import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
+import io.eventtime.hop.SharedState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.i18n.BaseMessages;
@@ -19,7 +28,9 @@ import org.apache.hop.pipeline.transform.TransformMeta;
  * after line). A line that is not valid, or a value that is not of its field's type, goes to
  * error handling with the file, line, field and reason. In follow mode it reads on as the last
  * file grows and new files land, until the pipeline is stopped (or the idle stop), and then ends
- * its output, so that the transforms after it finish as at the end of a bounded input.
+ * its output, so that the transforms after it finish as at the end of a bounded input. With an
+ * Event Time Window after it that has a state folder, it goes on where the window's state says
+ * (the file, line and byte after the last row the window took in).
  */
 public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileInputData> {
   private static final Class<?> PKG = EventFileInputMeta.class;
@@ -36,14 +47,14 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     }
     data.settings = Settings.resolvedAtInit(this, problems -> {
       Settings.requireOneCopy(getTransformMeta(), this, EventFileInputMeta.copies(), problems);
-      meta.refuseStateAfterFollow(getPipelineMeta(), getTransformMeta(), this, problems);
+      meta.checkStateAfterFollow(getPipelineMeta(), getTransformMeta(), this, problems);
       return meta.resolve(this, problems);
     });
     if (data.settings == null) {
       return false;
     }
     try {
-      data.reader = data.settings.follow ? EventFileReader.following(data.settings, followedFiles())
+      data.reader = data.settings.follow ? EventFileReader.following(data.settings, data.followed = followedFiles())
           : new EventFileReader(data.settings, meta.listFiles(this));
     } catch (HopException e) {
       logError(Settings.refusal(getTransformName(), List.of(e.getMessage().strip())));
@@ -60,7 +71,8 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
    * that long.
    */
   private FollowedFiles followedFiles() throws HopException {
-    meta.followedFiles(this);
+    int there = meta.followedFiles(this).size();
+    logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.Following", String.valueOf(there)));
     FollowedFiles files = new FollowedFiles(() -> {
       try {
         return meta.followedFiles(this);
@@ -74,6 +86,62 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     return files;
   }
 
+  /**
+   * With an Event Time Window downstream whose state holds where the following goes on (its init
+   * has loaded it by now), the files are read from there: the files before it in name order are
+   * not read again. A stored file that is gone or shorter is an error naming it.
+   */
+  private void goOnFromTheState() throws HopException {
+    for (TransformMeta t : PipelineGraph.downstream(getPipelineMeta(), getTransformMeta())) {
+      if (PipelineGraph.running(getPipeline(), t.getName()) instanceof SharedState window
+          && window.storedFollowPosition() != null) {
+        OpenState.FileLine at = window.storedFollowPosition();
+        Path file = Path.of(at.file());
+        long size;
+        try {
+          size = Files.size(file);
+        } catch (IOException e) {
+          throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.StoredFileGone", t.getName(),
+              at.file(), String.valueOf(at.line()), String.valueOf(at.byteOffset())), e);
+        }
+        if (size < at.byteOffset()) {
+          throw new HopException(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.StoredFileShorter",
+              t.getName(), at.file(), String.valueOf(at.line()), String.valueOf(at.byteOffset()), String.valueOf(size)));
+        }
+        logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.FromState", t.getName(), at.file(),
+            String.valueOf(at.line()), String.valueOf(at.byteOffset())));
+        Path later = size == at.byteOffset() && !endsWithNewline(file, size) ? nextFileAfter(file) : null;
+        if (later != null) {
+          // its last line had no newline: it was read to its end as a finished file, so the next one follows
+          data.followed.resumeAt(later, 1, 0);
+        } else {
+          data.followed.resumeAt(file, at.line(), at.byteOffset());
+        }
+        return;
+      }
+    }
+  }
+
+  private static boolean endsWithNewline(Path file, long size) throws HopException {
+    if (size == 0) {
+      return true;
+    }
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer last = ByteBuffer.allocate(1);
+      channel.read(last, size - 1);
+      return last.get(0) == '\n';
+    } catch (IOException e) {
+      throw new HopException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The first followed file after {@code file} in name order; null when there is none. */
+  private Path nextFileAfter(Path file) throws HopException {
+    return meta.followedFiles(this).stream()
+        .filter(f -> !FileListing.isTemporary(f) && FollowedFiles.NAME_ORDER.compare(f, file) > 0)
+        .min(FollowedFiles.NAME_ORDER).orElse(null);
+  }
+
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
   private static final String ON_HOPS_BEAM_ENGINES =
       BaseMessages.getString(PKG, "EventFileInput.Problem.OnHopsBeamEngines");
@@ -81,6 +149,12 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
   @Override
   public boolean processRow() throws HopException {
     Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
+    if (first) {
+      first = false;
+      if (data.followed != null) {
+        goOnFromTheState();
+      }
+    }
     EventFileReader.Record record;
     try {
       record = data.reader.next();

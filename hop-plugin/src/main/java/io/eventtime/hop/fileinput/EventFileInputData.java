@@ -1,5 +1,6 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.core.follow.FollowedFiles;
 import org.apache.hop.core.row.IRowMeta;
 import org.apache.hop.pipeline.transform.BaseTransformData;
 import org.apache.hop.pipeline.transform.ITransformData;
@@ -9,4 +10,6 @@ public class EventFileInputData extends BaseTransformData implements ITransformD
   InputSettings settings;
   IRowMeta outputRowMeta;
   EventFileReader reader;
+  /** In follow mode: the files followed, which may go on from a stored position before the first row. */
+  FollowedFiles followed;
 }

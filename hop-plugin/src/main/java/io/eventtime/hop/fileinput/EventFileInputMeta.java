@@ -1,16 +1,14 @@
 package io.eventtime.hop.fileinput;
 
+import io.eventtime.core.state.StateSource;
 import io.eventtime.hop.Documentation;
+import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.commons.vfs2.FileSystemException;
 import org.apache.hop.core.ICheckResult;
@@ -215,29 +213,47 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
   }
 
   /**
-   * Follow mode with a state folder on an Event Time Window after this transform: refused, since
-   * the state does not hold where the following stopped (file, line, byte), so a restart would
-   * read the files from their start again and count their rows twice in the stored windows.
+   * Follow mode with a state folder on an Event Time Window after this transform: the window's
+   * state stores where the following goes on (the file and line of the last row it took in), so
+   * there must be one such window, the rows must carry their file and line (File name field and
+   * Line number field), and the files must be NDJSON (a CSV record may span lines, and a CSV
+   * file's header is at its start, before the position).
    */
-  public void refuseStateAfterFollow(PipelineMeta pipelineMeta, TransformMeta transformMeta, IVariables variables,
+  public void checkStateAfterFollow(PipelineMeta pipelineMeta, TransformMeta transformMeta, IVariables variables,
       List<String> problems) {
     if (!follow || pipelineMeta == null) {
       return;
     }
-    Set<TransformMeta> seen = new HashSet<>();
-    Deque<TransformMeta> next = new ArrayDeque<>(pipelineMeta.findNextTransforms(transformMeta));
-    while (!next.isEmpty()) {
-      TransformMeta t = next.pop();
-      if (!seen.add(t)) {
-        continue;
+    List<String> windows = PipelineGraph.downstream(pipelineMeta, transformMeta).stream()
+        .filter(t -> t.getTransform() instanceof EventTimeWindowMeta w
+            && Settings.resolve(variables, w.getStateFolder()) != null)
+        .map(TransformMeta::getName).toList();
+    if (windows.size() > 1) {
+      problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowTwoStates", String.join(", ", windows)));
+    } else if (windows.size() == 1) {
+      if (Settings.resolve(variables, filenameField) == null || Settings.resolve(variables, lineNumberField) == null) {
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowStateNeedsFields", windows.get(0)));
       }
-      String state = t.getTransform() instanceof EventTimeWindowMeta w
-          ? Settings.resolve(variables, w.getStateFolder()) : null;
-      if (state != null) {
-        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowWithState", t.getName(), state));
+      if ("csv".equalsIgnoreCase(Settings.resolve(variables, format))) {
+        problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowStateCsv", windows.get(0)));
       }
-      next.addAll(pipelineMeta.findNextTransforms(t));
     }
+  }
+
+  /**
+   * What follow mode reads, stored with a window's state so that a state written for other files
+   * is refused: the listed files and folders, with their masks.
+   */
+  public StateSource followedSource(IVariables variables) {
+    List<String> listed = new ArrayList<>();
+    for (InputFile entry : files) {
+      String name = Settings.resolve(variables, entry.getName());
+      String mask = Settings.resolve(variables, entry.getMask());
+      if (name != null) {
+        listed.add(mask == null ? name : name + " matching " + mask);
+      }
+    }
+    return StateSource.of("files", "from", String.join(", ", listed));
   }
 
   /** Why Hop on Beam cannot run follow mode, for its refusal. */
@@ -269,7 +285,7 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     }
     resolve(variables, problems);
     Settings.requireOneCopy(transformMeta, variables, copies(), problems);
-    refuseStateAfterFollow(pipelineMeta, transformMeta, variables, problems);
+    checkStateAfterFollow(pipelineMeta, transformMeta, variables, problems);
     if (problems.isEmpty()) {
       try {
         if (follow) {

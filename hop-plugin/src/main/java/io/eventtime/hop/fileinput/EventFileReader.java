@@ -30,8 +30,8 @@ public final class EventFileReader implements Closeable {
     }
   }
 
-  /** One file to read: its name, as rows and reasons give it, and its bytes. */
-  private record Input(String name, InputStream bytes) {}
+  /** One file to read: its name, as rows and reasons give it, its bytes, and the number of their first line. */
+  private record Input(String name, InputStream bytes, long firstLine) {}
 
   /** The files one after another; null after the last. */
   @FunctionalInterface
@@ -43,6 +43,8 @@ public final class EventFileReader implements Closeable {
   private final Inputs files;
   private final Closeable onClose;
   private String currentFile;
+  /** What the current file's line numbers are ahead of the reader's, which count from where it started. */
+  private long linesBefore;
   private NdjsonReader ndjson;
   private CsvRecords csv;
   private int[] columnOfField;
@@ -61,7 +63,7 @@ public final class EventFileReader implements Closeable {
   public static EventFileReader following(InputSettings settings, FollowedFiles files) {
     return new EventFileReader(settings, () -> {
       FollowedFile f = files.next();
-      return f == null ? null : new Input(f.path().toString(), f);
+      return f == null ? null : new Input(f.path().toString(), f, f.startLine());
     }, files);
   }
 
@@ -71,7 +73,7 @@ public final class EventFileReader implements Closeable {
         return null;
       }
       FileObject file = files.next();
-      return new Input(HopVfs.getFilename(file), HopVfs.getInputStream(file));
+      return new Input(HopVfs.getFilename(file), HopVfs.getInputStream(file), 1);
     };
   }
 
@@ -96,6 +98,7 @@ public final class EventFileReader implements Closeable {
 
   private void open(Input input) throws IOException {
     currentFile = input.name();
+    linesBefore = input.firstLine() - 1;
     BufferedInputStream bytes = new BufferedInputStream(input.bytes());
     try {
       TextEncoding.requireUtf8(bytes);
@@ -138,15 +141,16 @@ public final class EventFileReader implements Closeable {
     if (line == null) {
       return null;
     }
-    Object[] row = newRow(line.number());
+    long number = linesBefore + line.number();
+    Object[] row = newRow(number);
     if (line.isMalformed()) {
-      return new Record(currentFile, line.number(), row, null, where(line.number()) + line.error());
+      return new Record(currentFile, number, row, null, where(number) + line.error());
     }
     TypedFields.Rejection rejection = settings.fields.readJson(line.fields(), row);
     if (rejection != null) {
-      return new Record(currentFile, line.number(), row, rejection.field(), where(line.number()) + rejection.reason());
+      return new Record(currentFile, number, row, rejection.field(), where(number) + rejection.reason());
     }
-    return new Record(currentFile, line.number(), row, null, null);
+    return new Record(currentFile, number, row, null, null);
   }
 
   private Record nextCsv() throws IOException {
@@ -154,7 +158,7 @@ public final class EventFileReader implements Closeable {
     if (values == null) {
       return null;
     }
-    long number = csv.line();
+    long number = linesBefore + csv.line();
     Object[] row = newRow(number);
     if (csv.notUtf8() != null) {
       return new Record(currentFile, number, row, null, csv.notUtf8());

@@ -5,6 +5,7 @@ import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
+import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.CommittedOutputs;
 import io.eventtime.core.state.StateSource;
@@ -17,6 +18,9 @@ import io.eventtime.hop.PipelineGraph;
 import io.eventtime.hop.Settings;
 import io.eventtime.hop.SharedState;
 import io.eventtime.hop.StateSourceMeta;
+import io.eventtime.hop.fileinput.EventFileInputMeta;
+import io.eventtime.hop.fileinput.LineStarts;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,12 +86,16 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       return false;
     }
     OpenState state = OpenState.empty();
-    data.live = s.stateFolder() != null && s.partitioning().isPartitioned() && !getPipeline().isPreview();
+    EventFileInputMeta followedInput = s.stateFolder() != null ? followedInput() : null;
+    data.live = s.stateFolder() != null && (s.partitioning().isPartitioned() || followedInput != null)
+        && !getPipeline().isPreview();
     if (s.stateFolder() != null) {
       try {
         StateSource source = null;
         if (s.partitioning().isPartitioned()) {
           source = kafkaSource();
+        } else if (followedInput != null) {
+          source = followedInput.followedSource(this);
         }
         data.store = StateStore.open(folder(s.stateFolder()), s.query(), s.timeField(), source);
         state = data.store.load();
@@ -97,8 +105,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
               + (s.partitioning().isPartitioned() ? "Partitions is " + expected : "a run without a partition field has"
               + " one") + ": give this run its own state folder, or set Partitions as the run that stored it had");
         }
+        if (followedInput != null && !state.partitions().isEmpty()
+            && state.partitions().get(0).position() instanceof OpenState.FileLine at) {
+          data.storedFollowPosition = at;
+        }
         if (data.live) {
-          startLive(s, state);
+          startLive(s, state, followedInput);
         }
       } catch (StateException | IllegalArgumentException e) {
         logError(Settings.refusal(getTransformName(),
@@ -129,13 +141,24 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     throw new IllegalArgumentException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.NoKafkaUpstream"));
   }
 
+  /** The Event File Input upstream that follows its files; null when there is none. */
+  private EventFileInputMeta followedInput() {
+    for (TransformMeta t : PipelineGraph.upstream(getPipelineMeta(), getTransformMeta())) {
+      if (t.getTransform() instanceof EventFileInputMeta input && input.isFollow()) {
+        return input;
+      }
+    }
+    return null;
+  }
+
   /**
    * A live run: cuts the committed files back to what the state holds, takes each partition's
-   * stored offset, finds the Event File Outputs directly downstream whose files are committed with
-   * the state, and has the JVM's shutdown (HopRun ended by a signal) stop the pipeline the way
+   * stored offset (after a followed Event File Input: the fields that give each row's file and
+   * line, and the stored position), finds the Event File Outputs directly downstream whose files
+   * are committed with the state, and has the JVM's shutdown (HopRun ended by a signal) stop the pipeline the way
    * HopGui's stop button does, so that the state is stored.
    */
-  private void startLive(WindowSettings s, OpenState state) {
+  private void startLive(WindowSettings s, OpenState state, EventFileInputMeta followedInput) {
     CommittedOutputs.cutBack(state.outputs());
     data.storedOutputs = state.outputs();
     data.nextOffsets = new long[s.partitioning().count()];
@@ -148,6 +171,12 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       }
     }
     data.storedOffsets = Map.copyOf(stored);
+    if (followedInput != null) {
+      data.followed = new EventTimeWindowData.FollowedFields(Settings.resolve(this, followedInput.getFilenameField()),
+          Settings.resolve(this, followedInput.getLineNumberField()), -1, -1, null, null);
+      data.followPosition = data.storedFollowPosition;
+      data.lineStarts = new LineStarts();
+    }
     findCommittedFiles();
     data.lastCommitNanos = System.nanoTime();
     data.stopOnShutdown = new Thread(this::stopOnShutdown, "eventtime-stop-" + getTransformName());
@@ -277,6 +306,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         data.uncommitted = true;
       }
     }
+    if (data.followed != null && !takeFollowedPosition(row)) {
+      return;
+    }
     long eventTime;
     try {
       eventTime = s.timeReader().read(HopValues.nativeValue(data.timeMeta, row[s.timeIndex()]));
@@ -298,6 +330,32 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         late(row, data.processor.lateReason(partition, eventTime));
       }
     }
+  }
+
+  /**
+   * After a followed input: notes the row's file and line, where the next commit stores the
+   * following to go on from; a row without them is rejected (false).
+   */
+  private boolean takeFollowedPosition(Object[] row) throws HopException {
+    EventTimeWindowData.FollowedFields f = data.followed;
+    Object file = HopValues.nativeValue(f.fileMeta(), row[f.fileIndex()]);
+    Object line = HopValues.nativeValue(f.lineMeta(), row[f.lineIndex()]);
+    if (file == null || line == null || (Long) line < 1) {
+      rejectForPartition(row, file == null ? f.file() : f.line(),
+          BaseMessages.getString(PKG, "EventTimeWindow.Rejected.NoFollowedPosition"));
+      return false;
+    }
+    boolean sameFile = file.equals(data.followedFile);
+    if (data.followedFile != null && (sameFile ? (Long) line < data.followedLine
+        : FollowedFiles.NAME_ORDER.compare(Path.of((String) file), Path.of(data.followedFile)) < 0)) {
+      // the position stored is that of the last row: rows out of order would make a restart skip rows
+      throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.FollowedOutOfOrder", file,
+          String.valueOf(line), data.followedFile, String.valueOf(data.followedLine)));
+    }
+    data.followedFile = (String) file;
+    data.followedLine = (Long) line;
+    data.uncommitted = true;
+    return true;
   }
 
   /**
@@ -411,6 +469,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
         state = state.withPosition(p, new OpenState.NextOffset(data.nextOffsets[p]));
       }
     }
+    if (data.followed != null) {
+      state = withFollowPosition(state);
+    }
     try {
       data.store.commit(state);
     } catch (StateException e) {
@@ -420,6 +481,20 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.windowRowsAtCommit = data.windowRowsSent;
     data.lastCommitNanos = System.nanoTime();
     return held;
+  }
+
+  /** The followed files' position after the last row taken in, or the stored one before any. */
+  private OpenState withFollowPosition(OpenState state) throws HopException {
+    if (data.followedFile != null) {
+      try {
+        data.followPosition = data.lineStarts.after(data.followedFile, data.followedLine);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new HopException(BaseMessages.getString(PKG, "EventTimeWindow.Problem.StateFolder",
+            BaseMessages.getString(PKG, "EventTimeWindow.Problem.FollowedPosition", data.followedFile,
+                String.valueOf(data.followedLine), e.getMessage())), e);
+      }
+    }
+    return data.followPosition == null ? state : state.withPosition(0, data.followPosition);
   }
 
   private static boolean committedLengths(List<CommittedFile> files, long rows, Map<String, Long> lengths) {
@@ -440,7 +515,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.outputRowMeta = s.outputRowMeta();
     data.timeMeta = input.getValueMeta(s.timeIndex());
     data.partitionMeta = s.partitioning().isPartitioned() ? input.getValueMeta(s.partitioning().index()) : null;
-    data.offsetMeta = data.live ? input.getValueMeta(s.partitioning().offsetIndex()) : null;
+    data.offsetMeta = data.live && s.partitioning().isPartitioned()
+        ? input.getValueMeta(s.partitioning().offsetIndex()) : null;
+    if (data.followed != null) {
+      data.followed = followedFields(input, data.followed);
+    }
     data.keyMetas = new IValueMeta[s.keyIndexes().length];
     for (int i = 0; i < data.keyMetas.length; i++) {
       data.keyMetas[i] = input.getValueMeta(s.keyIndexes()[i]);
@@ -456,6 +535,21 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     if (s.idleTimeoutMillis() > 0) {
       startIdleWatch(s.idleTimeoutMillis());
     }
+  }
+
+  /** Where the followed input's file name and line number fields are in the rows; a missing one stops the run. */
+  private EventTimeWindowData.FollowedFields followedFields(IRowMeta input, EventTimeWindowData.FollowedFields f)
+      throws HopException {
+    int file = f.file() == null ? -1 : input.indexOfValue(f.file());
+    int line = f.line() == null ? -1 : input.indexOfValue(f.line());
+    if (file < 0 || line < 0 || input.getValueMeta(file).getType() != IValueMeta.TYPE_STRING
+        || input.getValueMeta(line).getType() != IValueMeta.TYPE_INTEGER) {
+      throw new HopException(Settings.refusal(getTransformName(), List.of(BaseMessages.getString(PKG,
+          "EventTimeWindow.Problem.NoFollowedFields", f.file() == null ? "(none)" : f.file(),
+          f.line() == null ? "(none)" : f.line()))));
+    }
+    return new EventTimeWindowData.FollowedFields(f.file(), f.line(), file, line, input.getValueMeta(file),
+        input.getValueMeta(line));
   }
 
   private Key keyOf(Object[] row) throws HopValueException {
@@ -617,6 +711,17 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     }
   }
 
+  private void closeLineStarts() {
+    if (data.lineStarts != null) {
+      try {
+        data.lineStarts.close();
+      } catch (IOException e) {
+        logError(e.getMessage());
+      }
+      data.lineStarts = null;
+    }
+  }
+
   private void closeStore() {
     if (data.store != null) {
       try {
@@ -698,6 +803,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       data.finished = true;
       data.emittingDone = true;
       stopIdleWatch();
+      closeLineStarts();
       if (data.stopOnShutdown != null) {
         try {
           Runtime.getRuntime().removeShutdownHook(data.stopOnShutdown);
@@ -737,6 +843,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
   @Override
   public Long committedLength(String path) {
     return data.storedOutputs.get(path);
+  }
+
+  @Override
+  public OpenState.FileLine storedFollowPosition() {
+    return data.storedFollowPosition;
   }
 
   @Override

@@ -3,7 +3,9 @@ package io.eventtime.hop.window;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.Stats;
 import io.eventtime.core.state.StateStore;
+import io.eventtime.core.OpenState;
 import io.eventtime.hop.CommittedFile;
+import io.eventtime.hop.fileinput.LineStarts;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -49,6 +51,18 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   Map<String, Long> storedOutputs = Map.of();
   List<CommittedFile> windowFiles = List.of();
   List<CommittedFile> lateFiles = List.of();
+  /**
+   * After an Event File Input that follows its files (a live run too): the fields that give each
+   * row's file and line, the last row's taken in, the position the state loaded at the start holds,
+   * and where the lines start (the byte the state stores with the next line).
+   */
+  FollowedFields followed;
+  String followedFile;
+  long followedLine;
+  OpenState.FileLine storedFollowPosition;
+  /** The position the next commit stores: after the last row taken in, else the stored one. */
+  OpenState.FileLine followPosition;
+  LineStarts lineStarts;
   long windowRowsSent;
   long windowRowsAtCommit;
   long lastCommitNanos;
@@ -66,6 +80,10 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   ScheduledExecutorService idleWatch;
   long lastRowNanos;
   boolean finished;
+
+  /** The file name and line number fields of a followed input, and where they are in the rows. */
+  record FollowedFields(String file, String line, int fileIndex, int lineIndex, IValueMeta fileMeta,
+      IValueMeta lineMeta) {}
 
   /** The processor, for callers that read its stats after a run. */
   public PartitionedWindowProcessor processor() {

@@ -191,14 +191,8 @@ class FollowModeTest {
         + " the mask and the permissions");
   }
 
-  private static final String FOLLOW_WITH_STATE = "Follow the files: Event Time Window 'window' after it has a state"
-      + " folder (%s), which a followed input cannot go on from yet: the state does not hold where the following"
-      + " stopped, so the next run would read the files from their start again and count their rows twice in the"
-      + " stored windows. Clear the state folder (every window still open is then sent when the following stops), or"
-      + " untick Follow the files";
-
   @Test
-  void aStateFolderAfterAFollowedInputIsRefusedByCheckAndAtTheStart() throws Exception {
+  void checkTellsWhatAStateFolderAfterAFollowedInputNeeds_andAStartIsRefusedWithoutIt() throws Exception {
     Path in = Files.createDirectory(dir.resolve("in"));
     append(in.resolve("a.ndjson"), row("ann", T0 + 1_000, 1));
     Path state = dir.resolve("state");
@@ -206,23 +200,46 @@ class FollowModeTest {
     EventTimeWindowMeta window = window();
     window.setStateFolder(state.toString());
     PipelineMeta p = design(read, window);
+    String needsFields = "Follow the files: Event Time Window 'window' after it has a state folder, which stores the"
+        + " file and line of the last row it took in, so that the next run goes on after it: set File name field and"
+        + " Line number field, and keep them in the rows up to the window";
+    assertThat(check(read, p)).containsExactly(needsFields);
     LocalRun run = new LocalRun(p);
+    assertThatThrownBy(() -> run.start("out")).isInstanceOf(HopException.class)
+        .hasMessageContaining("failed to initialize");
+    assertThat(String.join("\n", run.messages(LogLevel.ERROR))).contains(needsFields);
+    assertThat(state.resolve("state.json")).doesNotExist();
+
+    read.setFilenameField("_file");
+    read.setLineNumberField("_line");
+    assertThat(check(read, p)).containsExactly("The file input settings are valid and the files are there.");
+    read.setFormat("csv");
+    assertThat(check(read, p)).containsExactly("Follow the files: Event Time Window 'window' after it has a state"
+        + " folder, and a followed CSV input cannot go on from a stored line yet (a CSV record may span lines, and the"
+        + " header is at the start of the file): read NDJSON, clear the state folder, or untick Follow the files");
+    read.setFormat("ndjson");
+
+    EventTimeWindowMeta second = window();
+    second.setStateFolder(dir.resolve("state2").toString());
+    PipelineMeta two = new PipelineBuilder("two").transform("read", read).transform("window", window)
+        .transform("window2", second).dummy("out").hop("read", "window").hop("read", "window2").hop("window", "out")
+        .build();
+    assertThat(check(read, two)).containsExactly("Follow the files: the Event Time Windows window, window2 after it"
+        + " each have a state folder, and one state holds where the following goes on after a restart: give a state"
+        + " folder to one of them only");
+
+    read.setFollow(false);
+    read.setFilenameField(null);
+    read.setLineNumberField(null);
+    assertThat(check(read, p)).as("a bounded read with a state folder needs none of it")
+        .containsExactly("The file input settings are valid and the files are there.");
+  }
+
+  private static List<String> check(EventFileInputMeta read, PipelineMeta p) {
     List<ICheckResult> remarks = new ArrayList<>();
     read.check(remarks, p, p.findTransform("read"), null, new String[0], new String[] {"window"}, null,
         new Variables(), null);
-    assertThat(remarks.stream().map(ICheckResult::getText)).containsExactly(FOLLOW_WITH_STATE.formatted(state));
-
-    assertThatThrownBy(() -> run.start("out")).isInstanceOf(HopException.class)
-        .hasMessageContaining("failed to initialize");
-    assertThat(String.join("\n", run.messages(LogLevel.ERROR))).contains(FOLLOW_WITH_STATE.formatted(state));
-    assertThat(state.resolve("state.json")).doesNotExist();
-
-    read.setFollow(false);
-    remarks.clear();
-    read.check(remarks, p, p.findTransform("read"), null, new String[0], new String[] {"window"}, null,
-        new Variables(), null);
-    assertThat(remarks.stream().map(ICheckResult::getText)).as("a bounded read with a state folder is fine")
-        .containsExactly("The file input settings are valid and the files are there.");
+    return remarks.stream().map(ICheckResult::getText).toList();
   }
 
   /** The window rows out has read so far. */
