@@ -101,7 +101,7 @@ public final class EventtimeCommand implements Callable<Integer> {
   @Option(names = "--from", required = true, paramLabel = "URI",
       description = "An NDJSON file to read, as file://path (relative or absolute) or a plain path. Repeat it "
           + "to read several files in the order given, as one stream named after the first. Or one Kafka topic, "
-          + "kafka://HOST:PORT/TOPIC (local runner): each record's value one JSON object, each partition a "
+          + "kafka://HOST:PORT/TOPIC: each record's value one JSON object, each partition a "
           + "partition of the stream with its own watermark, the table named after the topic; it runs until "
           + "--until available, or until SIGINT/SIGTERM, which ends it cleanly (exit 0). Or - for standard input "
           + "(local runner, the only --from, table stdin unless --table): read as the lines come, each window printed "
@@ -210,7 +210,9 @@ public final class EventtimeCommand implements Callable<Integer> {
   @Option(names = "--runner", paramLabel = "local|direct|flink|spark", defaultValue = "local",
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
           + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
-          + "Beam pipeline on that runner, printing the same rows. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+          + "Beam pipeline on that runner, printing the same rows. A kafka:// topic runs on local, or on flink "
+          + "(embedded) and direct in streaming mode with --until available (the rows printed when the job ends, no "
+          + "--state); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",

@@ -62,7 +62,9 @@ public final class FollowedFile extends InputStream {
       if (startByte > 0) {
         ByteBuffer before = ByteBuffer.allocate(1);
         channel.read(before, startByte - 1);
-        if (before.get(0) != '\n') {
+        // a finished file's last line without a newline was read whole, once a later file had landed: at its end
+        boolean finishedLastLine = startByte == size && owner.laterListed(path);
+        if (before.get(0) != '\n' && !finishedLastLine) {
           throw new IOException("byte " + startByte + " of " + path + ", where reading goes on, is not the start of a"
               + " line: the file was changed since it was read");
         }

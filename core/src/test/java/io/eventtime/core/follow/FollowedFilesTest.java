@@ -120,6 +120,25 @@ class FollowedFilesTest {
     assertThatThrownBy(gone::next).hasMessageContaining("not among the files followed any more");
   }
 
+  /**
+   * A finished file's last line without a newline was read whole once a later file had landed, so a
+   * stored position can be the file's end without a newline before it: reading goes on with the
+   * next file. While no later file is listed, that byte is not the start of a line.
+   */
+  @Test
+  void resumesAtTheEndOfAFinishedFileWhoseLastLineHasNoNewline() throws IOException {
+    append("a.ndjson", "1\n2");
+    FollowedFiles alone = follow("*.ndjson").resumeAt(dir.resolve("a.ndjson"), 3, 3);
+    assertThatThrownBy(alone::next).hasMessageContaining("not the start of a line");
+
+    append("b.ndjson", "3\n");
+    FollowedFiles files = follow("*.ndjson").resumeAt(dir.resolve("a.ndjson"), 3, 3);
+    assertThat(rest(files.next())).isEmpty();
+    FollowedFile b = files.next();
+    assertThat(b.path()).isEqualTo(dir.resolve("b.ndjson"));
+    assertThat(atHand(b)).isEqualTo("3\n");
+  }
+
   @Test
   void aFileThatShrinksIsAnErrorNamingIt() throws IOException {
     append("a.ndjson", "1\n2\n");

@@ -1,7 +1,6 @@
 package io.eventtime.hop.fileinput;
 
 import io.eventtime.core.OpenState;
-import io.eventtime.core.follow.FileListing;
 import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.hop.Engines;
 import io.eventtime.hop.ErrorCodes;
@@ -10,11 +9,8 @@ import io.eventtime.hop.Settings;
 import io.eventtime.hop.SharedState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.i18n.BaseMessages;
@@ -110,36 +106,10 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
         }
         logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.FromState", t.getName(), at.file(),
             String.valueOf(at.line()), String.valueOf(at.byteOffset())));
-        Path later = size == at.byteOffset() && !endsWithNewline(file, size) ? nextFileAfter(file) : null;
-        if (later != null) {
-          // its last line had no newline: it was read to its end as a finished file, so the next one follows
-          data.followed.resumeAt(later, 1, 0);
-        } else {
-          data.followed.resumeAt(file, at.line(), at.byteOffset());
-        }
+        data.followed.resumeAt(file, at.line(), at.byteOffset());
         return;
       }
     }
-  }
-
-  private static boolean endsWithNewline(Path file, long size) throws HopException {
-    if (size == 0) {
-      return true;
-    }
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer last = ByteBuffer.allocate(1);
-      channel.read(last, size - 1);
-      return last.get(0) == '\n';
-    } catch (IOException e) {
-      throw new HopException("cannot read " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** The first followed file after {@code file} in name order; null when there is none. */
-  private Path nextFileAfter(Path file) throws HopException {
-    return meta.followedFiles(this).stream()
-        .filter(f -> !FileListing.isTemporary(f) && FollowedFiles.NAME_ORDER.compare(f, file) > 0)
-        .min(FollowedFiles.NAME_ORDER).orElse(null);
   }
 
   /** What would go wrong on Hop's own Beam engines, for the refusal. */
