@@ -2,6 +2,7 @@ package io.eventtime.beam;
 
 import io.eventtime.core.OpenState;
 import io.eventtime.core.state.StateCodec;
+import io.eventtime.core.state.StateSource;
 import io.eventtime.core.state.StateStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,7 +72,16 @@ public final class EventTimeState implements AutoCloseable {
    * refused here, before the pipeline runs.
    */
   public static EventTimeState open(Path directory, EventTimeWindow window) {
-    StateStore store = StateStore.open(directory, window.query(), window.timeField());
+    return open(directory, window, null);
+  }
+
+  /**
+   * As {@link #open(Path, EventTimeWindow)}, for a run over {@code source} (such as a Kafka topic,
+   * {@code StateSource.of("kafka", "servers", ..., "topic", ...)}): a state written for another
+   * source is refused too, and the source is stored with the new state.
+   */
+  public static EventTimeState open(Path directory, EventTimeWindow window, StateSource source) {
+    StateStore store = StateStore.open(directory, window.query(), window.timeField(), source);
     try {
       return new EventTimeState(new LocalState(store), codecOf(window),
           FileSystems.matchNewResource(store.directory().toString(), true));

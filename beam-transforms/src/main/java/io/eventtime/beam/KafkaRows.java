@@ -106,16 +106,19 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   private final Map<String, Object> consumerProperties;
   private final String startPosition;
   private final Until until;
+  /** Where partitions start over the group and the start position, by partition (a stored state's offsets). */
+  private final Map<Integer, Long> startOffsets;
   private final Schema schema;
   private final int sampleSize;
 
   private KafkaRows(String bootstrapServers, String topic, Map<String, Object> consumerProperties, String startPosition,
-      Until until, Schema schema, int sampleSize) {
+      Until until, Map<Integer, Long> startOffsets, Schema schema, int sampleSize) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.consumerProperties = consumerProperties;
     this.startPosition = startPosition;
     this.until = until;
+    this.startOffsets = startOffsets;
     this.schema = schema;
     this.sampleSize = sampleSize;
   }
@@ -123,17 +126,17 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   /** A read to set up with {@link #withBootstrapServers} and {@link #withTopic}. */
   public static KafkaRows read() {
     return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, Until.STOPPED,
-        null, 1000);
+        Map.of(), null, 1000);
   }
 
   /** The brokers to connect to first, {@code host:port[,host:port...]}. */
   public KafkaRows withBootstrapServers(String servers) {
-    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, schema, sampleSize);
+    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, startOffsets, schema, sampleSize);
   }
 
   /** The topic to read, all of its partitions. */
   public KafkaRows withTopic(String name) {
-    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, startOffsets, schema, sampleSize);
   }
 
   /**
@@ -146,7 +149,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     }
     Map<String, Object> all = new LinkedHashMap<>(consumerProperties);
     all.put(key, value);
-    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, startOffsets, schema, sampleSize);
   }
 
   /** Where a partition without a committed offset starts: {@value #EARLIEST} (default) or {@value #LATEST}. */
@@ -155,7 +158,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (!p.equals(EARLIEST) && !p.equals(LATEST)) {
       throw new IllegalArgumentException("the start position '" + position + "' is unknown: give " + EARLIEST + " or " + LATEST);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, startOffsets, schema, sampleSize);
   }
 
   /**
@@ -164,7 +167,8 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    * not read.
    */
   public KafkaRows withUntilAvailable() {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.AVAILABLE, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.AVAILABLE, startOffsets, schema,
+        sampleSize);
   }
 
   /**
@@ -188,7 +192,24 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    * }</pre>
    */
   public KafkaRows withLiveUntilAvailable() {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_AVAILABLE, schema,
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_AVAILABLE, startOffsets, schema,
+        sampleSize);
+  }
+
+  /**
+   * Where each of the given partitions starts, over the consumer group's committed offset and the
+   * start position: the next offsets a stored state holds, so that a run goes on where the last one
+   * stopped. For the reads up to the end offsets ({@link #withUntilAvailable()}, {@link
+   * #withLiveUntilAvailable()}); a partition the topic does not have is refused.
+   */
+  public KafkaRows withStartOffsets(Map<Integer, Long> offsets) {
+    for (Map.Entry<Integer, Long> o : offsets.entrySet()) {
+      if (o.getValue() == null || o.getValue() < 0) {
+        throw new IllegalArgumentException("the start offset of partition " + o.getKey() + " is " + o.getValue()
+            + ": give an offset from 0");
+      }
+    }
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, Map.copyOf(offsets), schema,
         sampleSize);
   }
 
@@ -214,12 +235,13 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    * }</pre>
    */
   public KafkaRows withRawValues() {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, RAW_VALUES, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, RAW_VALUES,
+        sampleSize);
   }
 
   /** The schema of the values, instead of inferring it (without the partition and offset fields). */
   public KafkaRows withSchema(Schema s) {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, s, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, s, sampleSize);
   }
 
   /** How many of the topic's first records the schema is inferred from (default 1000). */
@@ -227,7 +249,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (records < 1) {
       throw new IllegalArgumentException("the sample size must be at least 1 record, got " + records);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, schema, records);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema, records);
   }
 
   /** The settings a runner's UI shows for this step. */
@@ -276,6 +298,10 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       partitions.forEach(tp -> partitionNumbers.add(tp.partition()));
       rowSchema = withPositions(schema != null ? schema : kafka.inferSchema(partitions, sampleSize));
       KafkaRowsDecoder decoder = new KafkaRowsDecoder(topic, rowSchema);
+      if (until == Until.STOPPED && !startOffsets.isEmpty()) {
+        throw new IllegalArgumentException("withStartOffsets goes with a read up to the end offsets (withUntilAvailable or"
+            + " withLiveUntilAvailable); a read that follows the topic starts at the group's offsets or the start position");
+      }
       out = until != Until.STOPPED
           ? readUntilAvailable(begin, kafka, partitions, config, decoder)
           : begin.apply("ReadKafka", KafkaIO.<byte[], byte[]>read()
@@ -294,8 +320,15 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
 
   private PCollectionTuple readUntilAvailable(PBegin begin, KafkaRowsTopic kafka, List<TopicPartition> partitions,
       Map<String, Object> config, KafkaRowsDecoder decoder) {
-    Map<Integer, Long> start = kafka.startOffsets(partitions, EARLIEST.equals(startPosition),
-        config.containsKey(ConsumerConfig.GROUP_ID_CONFIG));
+    Map<Integer, Long> start = new java.util.TreeMap<>(kafka.startOffsets(partitions, EARLIEST.equals(startPosition),
+        config.containsKey(ConsumerConfig.GROUP_ID_CONFIG)));
+    for (Map.Entry<Integer, Long> given : startOffsets.entrySet()) {
+      if (!start.containsKey(given.getKey())) {
+        throw new IllegalArgumentException("a start offset is given for partition " + given.getKey() + ", which topic "
+            + topic + " does not have (its partitions: " + start.keySet() + ")");
+      }
+      start.put(given.getKey(), given.getValue());
+    }
     Map<Integer, Long> end = kafka.endOffsets(partitions);
     List<KV<Integer, KV<Long, Long>>> ranges = new ArrayList<>();
     start.forEach((partition, from) -> {
@@ -307,8 +340,8 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
         .apply("OffsetRanges", Create.of(ranges).withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))))
         .apply("SpreadPartitions", Reshuffle.viaRandomKey())
         .apply("ReadRanges", (until == Until.LIVE_AVAILABLE
-            ? ParDo.of(new KafkaRowsLiveRangeReadFn(topic, config, decoder))
-            : ParDo.of(new KafkaRowsRangeReadFn(topic, config, decoder)))
+            ? ParDo.of(new KafkaRowsLiveRangeReadFn(new KafkaRowsRange(topic, config, decoder)))
+            : ParDo.of(new KafkaRowsRangeReadFn(new KafkaRowsRange(topic, config, decoder))))
             .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
   }
 

@@ -1,13 +1,9 @@
 package io.eventtime.beam;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.io.range.OffsetRange;
-import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.splittabledofn.ManualWatermarkEstimator;
 import org.apache.beam.sdk.transforms.splittabledofn.OffsetRangeTracker;
@@ -16,12 +12,10 @@ import org.apache.beam.sdk.transforms.splittabledofn.WatermarkEstimators;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.Row;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.joda.time.Instant;
 
 /**
@@ -42,17 +36,10 @@ import org.joda.time.Instant;
 final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, Row> {
   private static final Duration POLL = Duration.ofMillis(200);
 
-  private final String topic;
-  private final HashMap<String, Object> consumerConfig;
-  private final KafkaRowsDecoder decoder;
-  private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
-  private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+  private final KafkaRowsRange range;
 
-  KafkaRowsLiveRangeReadFn(String topic, Map<String, Object> consumerConfig, KafkaRowsDecoder decoder) {
-    this.topic = topic;
-    this.consumerConfig = new HashMap<>(consumerConfig);
-    this.consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    this.decoder = decoder;
+  KafkaRowsLiveRangeReadFn(KafkaRowsRange range) {
+    this.range = range;
   }
 
   @GetInitialRestriction
@@ -86,17 +73,14 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
   }
 
   @ProcessElement
-  public ProcessContinuation process(@Element KV<Integer, KV<Long, Long>> range,
+  public ProcessContinuation process(@Element KV<Integer, KV<Long, Long>> offsets,
       RestrictionTracker<OffsetRange, Long> tracker, ManualWatermarkEstimator<Instant> watermark,
       MultiOutputReceiver out) {
-    TopicPartition tp = new TopicPartition(topic, range.getKey());
+    TopicPartition tp = range.partition(offsets.getKey());
     long from = tracker.currentRestriction().getFrom();
     long end = tracker.currentRestriction().getTo();
     KafkaRowsArrivalStamps stamps = new KafkaRowsArrivalStamps(watermark.currentWatermark());
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.assign(List.of(tp));
-      consumer.seek(tp, from);
+    try (KafkaConsumer<byte[], byte[]> consumer = range.consumer(tp, from)) {
       long claimed = from - 1;
       while (consumer.position(tp) < end) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
@@ -113,14 +97,7 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
           }
           claimed = r.offset();
           Instant stamp = stamps.next(Instant.now());
-          KafkaRowsDecoder.Decoded d = decoder.decode(r.partition(), r.offset(), r.value());
-          if (d.row() != null) {
-            out.get(KafkaRows.ROWS).outputWithTimestamp(d.row(), stamp);
-          } else {
-            rowsIn.inc();
-            rowsRejected.inc();
-            out.get(KafkaRows.REJECTED).outputWithTimestamp(d.rejected(), stamp);
-          }
+          range.output(r, stamp, out);
           watermark.setWatermark(stamp);
         }
       }

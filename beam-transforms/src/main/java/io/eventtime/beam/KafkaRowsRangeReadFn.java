@@ -1,18 +1,12 @@
 package io.eventtime.beam;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.Row;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.joda.time.Instant;
 
 /**
@@ -30,42 +24,24 @@ import org.joda.time.Instant;
 final class KafkaRowsRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, Row> {
   private static final Duration POLL = Duration.ofMillis(500);
 
-  private final String topic;
-  private final HashMap<String, Object> consumerConfig;
-  private final KafkaRowsDecoder decoder;
-  private final Counter rowsIn = EventTimeMetrics.counter(EventTimeMetrics.ROWS_IN);
-  private final Counter rowsRejected = EventTimeMetrics.counter(EventTimeMetrics.ROWS_REJECTED);
+  private final KafkaRowsRange range;
 
-  KafkaRowsRangeReadFn(String topic, Map<String, Object> consumerConfig, KafkaRowsDecoder decoder) {
-    this.topic = topic;
-    this.consumerConfig = new HashMap<>(consumerConfig);
-    this.consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    this.decoder = decoder;
+  KafkaRowsRangeReadFn(KafkaRowsRange range) {
+    this.range = range;
   }
 
   @ProcessElement
-  public void process(@Element KV<Integer, KV<Long, Long>> range, MultiOutputReceiver out) {
-    TopicPartition tp = new TopicPartition(topic, range.getKey());
-    long end = range.getValue().getValue();
+  public void process(@Element KV<Integer, KV<Long, Long>> offsets, MultiOutputReceiver out) {
+    TopicPartition tp = range.partition(offsets.getKey());
+    long end = offsets.getValue().getValue();
     KafkaRowsArrivalStamps stamps = new KafkaRowsArrivalStamps(null);
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.assign(List.of(tp));
-      consumer.seek(tp, range.getValue().getKey());
+    try (KafkaConsumer<byte[], byte[]> consumer = range.consumer(tp, offsets.getValue().getKey())) {
       while (consumer.position(tp) < end) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
           if (r.offset() >= end) {
             return;
           }
-          Instant stamp = stamps.next(Instant.now());
-          KafkaRowsDecoder.Decoded d = decoder.decode(r.partition(), r.offset(), r.value());
-          if (d.row() != null) {
-            out.get(KafkaRows.ROWS).outputWithTimestamp(d.row(), stamp);
-          } else {
-            rowsIn.inc();
-            rowsRejected.inc();
-            out.get(KafkaRows.REJECTED).outputWithTimestamp(d.rejected(), stamp);
-          }
+          range.output(r, stamps.next(Instant.now()), out);
         }
       }
     }

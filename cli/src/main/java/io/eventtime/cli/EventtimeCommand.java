@@ -584,7 +584,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       ResultWriter writer = writerFor(plan, rowsFile);
       try (rowsFile) {
         onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
-            chosenRunner, writer));
+            chosenRunner, writer, stateDir), stateDir);
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure();
         throw e;
@@ -602,7 +602,7 @@ public final class EventtimeCommand implements Callable<Integer> {
         runLiveWithoutState(plan, settings, source, rows);
       } else {
         runLiveWithState(plan, settings, source, rows, stateDir,
-            StateSource.of("kafka", "servers", address.servers(), "topic", address.topic()),
+            KafkaSource.stateSource(address),
             start -> source.seekTo(storedOffsets(start, stateDir)),
             next -> source.commitToGroup(KafkaSource.offsets(next)));
       }
@@ -725,7 +725,7 @@ public final class EventtimeCommand implements Callable<Integer> {
   /**
    * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads up to
    * the end offsets found at start, in one embedded job whose rows the driver reads from this
-   * machine's files, without a state.
+   * machine's files, with a state but no --output beside it.
    */
   private void refuseKafkaOnBeam(String runnerName, boolean untilAvailable, Path stateDir) {
     String topic = from.get(0).trim();
@@ -734,9 +734,10 @@ public final class EventtimeCommand implements Callable<Integer> {
           + " to the end offsets found at start, then the job ends by itself): add it; --until idle=... and a run until"
           + " SIGINT/SIGTERM are the local runner's");
     }
-    if (stateDir != null) {
-      throw badFlag("--state with --runner " + runnerName + " and --from " + topic + " is not offered yet: a Kafka run"
-          + " that goes on across runs is the local runner's (drop --runner)");
+    if (stateDir != null && output != null) {
+      throw badFlag("--output with --state on --runner " + runnerName + " is not offered yet: the state does not hold"
+          + " the file's length, so a run could not cut it back after a failure; drop --output (the rows go to stdout),"
+          + " or run it on the local runner");
     }
     if (flinkMaster != null) {
       throw badFlag("--flink-master with --from " + topic + " is not offered yet: the command reads the job's rows"

@@ -32,4 +32,9 @@ class DirectRunnerKafkaAgreesTest {
   void seedPageAndRandomStreamsFromKafka() throws Exception {
     RunnerAgreement.checkKafka("direct", dir, broker);
   }
+
+  @Test
+  void exampleBAsTwoRunsWithAState_onThisRunnerAndBesideTheLocalRunner() {
+    RunnerAgreement.checkKafkaState("direct", dir, broker);
+  }
 }

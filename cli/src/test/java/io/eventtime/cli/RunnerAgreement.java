@@ -1,6 +1,10 @@
 package io.eventtime.cli;
 
+import static io.eventtime.core.contract.WorkedExamples.B;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eventtime.core.Stats;
+import io.eventtime.core.contract.WorkedExamples;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -127,6 +131,54 @@ public final class RunnerAgreement {
       assertThat(assertKafkaSameAsLocal(runner, broker, one, q.sql(), flags, true)).as(q.name()).hasSizeGreaterThan(5);
       assertThat(assertKafkaSameAsLocal(runner, broker, three, q.sql(), flags, false)).as(q.name()).hasSizeGreaterThan(5);
     }
+  }
+
+  private static final String B_SQL = "SELECT TUMBLE(ts, INTERVAL 10 MINUTE) AS window_start, count(*) AS events"
+      + " FROM events GROUP BY TUMBLE(ts, INTERVAL 10 MINUTE)";
+
+  /**
+   * The contract's example B as two {@code --until available} runs over one topic with
+   * {@code --state}: exactly its rows, with both runs on {@code runner}, and with one run on the
+   * local runner and the other on {@code runner}, each way (the runners store one format).
+   */
+  public static void checkKafkaState(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker) {
+    List<List<String>> pairs = List.of(List.of(runner, runner), List.of("local", runner), List.of(runner, "local"));
+    for (int i = 0; i < pairs.size(); i++) {
+      String topic = "b_" + runner + "_" + i;
+      broker.createTopic(topic, 1);
+      Path state = dir.resolve("state-" + topic);
+      List<String> args = List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic, "--table", "events",
+          "--until", "available", "--state", state.toString(), "--watermark-delay", B.delay(), "--late-policy",
+          B.policy(), B_SQL);
+      broker.produce(topic, 0, bValues(B.run1().times()));
+      Cli run1 = runOn(pairs.get(i).get(0), args);
+      assertThat(run1.out()).as("run 1 on %s, stderr %s", pairs.get(i).get(0), run1.err())
+          .isEqualTo(bPrinted(B.run1().windows(), B.run1().stats()));
+      broker.produce(topic, 0, bValues(B.run2().times()));
+      Cli run2 = runOn(pairs.get(i).get(1), args);
+      assertThat(run2.out()).as("run 2 on %s after run 1 on %s, stderr %s", pairs.get(i).get(1), pairs.get(i).get(0),
+          run2.err()).isEqualTo(bPrinted(B.run2().windows(), B.run2().stats()));
+    }
+  }
+
+  private static Cli runOn(String runner, List<String> args) {
+    List<String> all = new ArrayList<>(List.of("--runner", runner));
+    all.addAll(args);
+    return Cli.run(all.toArray(String[]::new));
+  }
+
+  /** Example B's event times as the topic's values. */
+  static String[] bValues(List<String> times) {
+    return times.stream().map(t -> "{\"ts\":\"" + t + "\"}").toArray(String[]::new);
+  }
+
+  /** What the command prints for example B's windows and stats. */
+  static List<String> bPrinted(List<WorkedExamples.Window> windows, Stats stats) {
+    List<String> lines = new ArrayList<>(windows.stream()
+        .map(w -> "{\"window_start\":\"" + w.start() + "\",\"events\":" + w.count() + "}").toList());
+    lines.add(Cli.stats(stats.rowsIn(), stats.rowsOut(), stats.lateDropped(), stats.windowsClosed(),
+        stats.rowsFolded(), stats.rowsRejected()));
+    return lines;
   }
 
   private static List<String> assertKafkaSameAsLocal(String runner, io.eventtime.testing.kafka.KafkaBroker broker,

@@ -2,6 +2,7 @@ package io.eventtime.cli.beam;
 
 import io.eventtime.beam.BeamValues;
 import io.eventtime.beam.EventTimeMetrics;
+import io.eventtime.beam.EventTimeState;
 import io.eventtime.beam.EventTimeWindow;
 import io.eventtime.beam.EventTimeWindowResult;
 import io.eventtime.beam.KafkaRows;
@@ -13,6 +14,7 @@ import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.KafkaSource;
+import io.eventtime.core.OpenState;
 import io.eventtime.core.WindowResult;
 import java.io.IOException;
 import java.io.Serializable;
@@ -25,6 +27,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -54,7 +57,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * The workers hand their rows to the driver through files in a scratch folder (so the runner must
  * share this machine's file system: embedded Flink), and the driver prints them, when the job has
  * ended, in the local runner's order: window rows in close order, late and rejected rows by
- * partition and offset.
+ * partition and offset. With a state directory, each partition starts at the stored next offset and
+ * the job hands the windows still open, each partition's watermark and next offset to the state
+ * ({@link EventTimeWindow#withState}), committed once the rows are printed: the format the local
+ * runner's Kafka runs store, so either runner goes on from the other's state.
  */
 public final class BeamKafkaRunner {
   private static final String PARTITION = KafkaRows.PARTITION_FIELD;
@@ -73,7 +79,7 @@ public final class BeamKafkaRunner {
    * stats; {@code consumer} are the command's consumer properties ({@link KafkaSource#properties}).
    */
   public static void run(QueryPlan plan, RunSettings settings, KafkaSource.Address address, Map<Object, Object> consumer,
-      String runner, ResultWriter out) {
+      String runner, ResultWriter out, Path stateDir) {
     PipelineOptions options;
     try {
       options = BeamRunner.options(runner, null);
@@ -88,11 +94,18 @@ public final class BeamKafkaRunner {
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot make a scratch folder: " + e.getMessage(), e);
     }
+    EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
+        .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END);
+    EventTimeState state = null;
     try {
       Pipeline p = Pipeline.create(options);
       KafkaRows read = KafkaRows.read().withBootstrapServers(address.servers()).withTopic(address.topic())
           .withStartPosition(String.valueOf(consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)))
           .withRawValues().withLiveUntilAvailable();
+      if (stateDir != null) {
+        state = EventTimeState.open(stateDir, window, KafkaSource.stateSource(address));
+        read = read.withStartOffsets(storedOffsets(state.loaded(), stateDir));
+      }
       for (Map.Entry<Object, Object> c : consumer.entrySet()) {
         if (!READ_OWN.contains(String.valueOf(c.getKey()))) {
           read = read.withConsumerProperty(String.valueOf(c.getKey()), c.getValue());
@@ -106,10 +119,8 @@ public final class BeamKafkaRunner {
           ParDo.of(new ReadValueFn(plan, schema, rowsTag, rejectedTag))
               .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
       PCollection<Row> rows = planned.get(rowsTag).setRowSchema(schema);
-      EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
-          .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END)
-          .withPartitionField(PARTITION).withPartitions(raw.partitions());
-      EventTimeWindowResult windows = rows.apply("Window", window);
+      window = window.withPartitionField(PARTITION).withPartitions(raw.partitions());
+      EventTimeWindowResult windows = rows.apply("Window", state == null ? window : window.withState(state));
       int keys = plan.keyInputs().size();
       toScratch(windows.windows().apply("Results", MapElements.into(TypeDescriptors.strings())
           .via((Row r) -> BeamRunner.encode(BeamValues.windowResult(r, keys)))), scratch, "windows");
@@ -135,11 +146,38 @@ public final class BeamKafkaRunner {
       List<WindowResult> results = BeamRunner.readAll(scratch, "windows");
       results.sort(WindowResult.CLOSE_ORDER);
       results.forEach(out::write);
-      settings.finish(out, EventTimeMetrics.stats(result), null);
+      settings.finish(out, EventTimeMetrics.stats(result), state == null ? null : state::commit);
     } finally {
-      settings.keepAfterFailure();
+      settings.keepAfterFailure(); // while the state is still locked
+      if (state != null) {
+        state.close();
+      }
       BeamRunner.delete(scratch);
     }
+  }
+
+  /**
+   * Where each partition goes on: the next offsets {@code stored} holds, none for a state before
+   * its first run. A state of files, or one that holds committed output files (a local run's with
+   * --output, which this run would not append to), is refused.
+   */
+  private static Map<Integer, Long> storedOffsets(OpenState stored, Path stateDir) {
+    if (!stored.outputs().isEmpty()) {
+      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state holds the committed lengths"
+          + " of output files " + stored.outputs().keySet() + " (a local run with --output): go on with the local runner");
+    }
+    Map<Integer, Long> offsets = new TreeMap<>();
+    boolean fresh = stored.partitions().size() == 1 && stored.windows().isEmpty()
+        && stored.partitions().get(0).maxEventTime() == null && stored.partitions().get(0).position() == null;
+    for (OpenState.Partition part : fresh ? List.<OpenState.Partition>of() : stored.partitions()) {
+      if (!(part.position() instanceof OpenState.NextOffset next)) {
+        throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state holds no Kafka offset for"
+            + " partition " + part.id() + " (it was written by a run over files, or by another source): give a Kafka run"
+            + " its own state directory");
+      }
+      offsets.put(Integer.parseInt(part.id()), next.nextOffset());
+    }
+    return offsets;
   }
 
   /** The rows the transform takes: the plan's input columns, the partition, the offset, the value's text. */
@@ -208,13 +246,7 @@ public final class BeamKafkaRunner {
         case FILTERED:
           return;
         default:
-          Object[] values = rows.row();
-          Row.Builder b = Row.withSchema(schema);
-          for (int i = 0; i < values.length; i++) {
-            b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
-                : BeamValues.toBeam(values[i], schema.getField(i).getType()));
-          }
-          b.addValue(partition).addValue(offset);
+          Row.Builder b = BeamRunner.planRow(plan, schema, rows).addValue(partition).addValue(offset);
           if (schema.hasField(BeamRunner.LINE)) {
             b.addValue(value);
           }

@@ -228,12 +228,7 @@ public final class BeamRunner {
             case FILTERED:
               break;
             default:
-              Object[] values = rows.row();
-              Row.Builder b = Row.withSchema(schema);
-              for (int i = 0; i < values.length; i++) {
-                b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
-                    : BeamValues.toBeam(values[i], schema.getField(i).getType()));
-              }
+              Row.Builder b = planRow(plan, schema, rows);
               b.addValue(position);
               if (withLine) {
                 b.addValue(java.util.Arrays.copyOfRange(buf, off, off + len));
@@ -243,6 +238,17 @@ public final class BeamRunner {
         }
       }
     }
+  }
+
+  /** A row of {@code schema} begun with the plan's input columns of the line {@code rows} read last. */
+  static Row.Builder planRow(QueryPlan plan, Schema schema, PlanRows rows) {
+    Object[] values = rows.row();
+    Row.Builder b = Row.withSchema(schema);
+    for (int i = 0; i < values.length; i++) {
+      b.addValue(i == plan.timeInput() ? new org.joda.time.Instant(rows.eventTime())
+          : BeamValues.toBeam(values[i], schema.getField(i).getType()));
+    }
+    return b;
   }
 
   /** A late row of the transform, with its source, line and reason. */

@@ -3,6 +3,7 @@ package io.eventtime.cli.source;
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.core.OpenState;
+import io.eventtime.core.state.StateSource;
 import java.io.Closeable;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -118,6 +119,11 @@ public final class KafkaSource implements LiveFeed, Closeable {
    * The consumer's properties: bytes for keys and values, no automatic commit, {@code read_committed},
    * the start position and the group, then every {@code --kafka-option} over them.
    */
+  /** What a state of a run over {@code address} names as its source, so that a state of another topic is refused. */
+  public static StateSource stateSource(Address address) {
+    return StateSource.of("kafka", "servers", address.servers(), "topic", address.topic());
+  }
+
   public static Properties properties(Address address, String group, String start, Map<String, String> options) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, address.servers());

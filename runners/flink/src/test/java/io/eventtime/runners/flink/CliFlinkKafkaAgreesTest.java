@@ -33,4 +33,9 @@ class CliFlinkKafkaAgreesTest {
   void seedPageAndRandomStreamsFromKafka() throws Exception {
     RunnerAgreement.checkKafka("flink", dir, broker);
   }
+
+  @Test
+  void exampleBAsTwoRunsWithAState_onThisRunnerAndBesideTheLocalRunner() {
+    RunnerAgreement.checkKafkaState("flink", dir, broker);
+  }
 }
