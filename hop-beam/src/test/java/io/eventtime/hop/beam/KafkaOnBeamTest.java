@@ -22,7 +22,15 @@ import java.util.Random;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import io.eventtime.hop.beam.engine.BeamDirectRunConfiguration;
+import org.apache.hop.core.encryption.Encr;
+import org.apache.hop.core.logging.HopLogStore;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.core.variables.Variables;
+import org.apache.hop.metadata.serializer.json.JsonMetadataProvider;
+import org.apache.hop.pipeline.config.PipelineRunConfiguration;
+import org.apache.hop.pipeline.engine.IPipelineEngine;
+import org.apache.hop.pipeline.engine.PipelineEngineFactory;
 import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.junit.jupiter.api.AfterAll;
@@ -91,6 +99,44 @@ class KafkaOnBeamTest {
     assertThat(written.get("late.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("late.ndjson"));
     assertThat(written.get("rejected.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("rejected.ndjson"));
     assertThat(written.get("unreadable.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("unreadable.ndjson"));
+  }
+
+  /**
+   * From Hop (HopGui's Run, HopRun) with a Beam Direct (eventtime) run configuration: the live run
+   * goes on until the pipeline is stopped, writes the window rows meanwhile, and a stop ends it
+   * without an error.
+   */
+  @org.junit.jupiter.api.Test
+  void theDirectEngineRunsTheLivePipelineUntilItIsStopped() throws Exception {
+    String topic = "hop-beam-engine";
+    broker.createTopic(topic, 1);
+    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
+        event("ann", 3, String.valueOf(START + 16_000)));
+    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
+        new Variables());
+    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("direct", "", null,
+        List.of(), new BeamDirectRunConfiguration(), null, false));
+    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "direct",
+        metadata, pipeline(topic, 1, false, dir.resolve("out")));
+    engine.execute();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline && !allThere(dir.resolve("out"), Map.of("windows.ndjson", 2))) {
+      assertThat(engine.isFinished()).as("the live run goes on").isFalse();
+      Thread.sleep(200);
+    }
+    engine.stopAll();
+    engine.waitUntilFinished();
+
+    assertThat(engine.getErrors()).isZero();
+    // both windows leave at one watermark step, in the order the runner hands them on
+    assertThat(Files.readAllLines(dir.resolve("out/windows.ndjson"))).containsExactlyInAnyOrder(
+        "{\"user\":\"ann\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":1}",
+        "{\"user\":\"bob\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":2}");
+    assertThat(engine.findComponent("Read", 0).getLinesInput()).isEqualTo(3L);
+    assertThat(HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString())
+        .contains("Execution stopped on Beam's direct runner with run configuration 'direct'");
   }
 
   @org.junit.jupiter.api.Test

@@ -141,10 +141,11 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
     try {
       beamResult = translation.pipeline().run();
       PipelineResult.State state = beamResult.waitUntilFinish();
-      if (state != PipelineResult.State.DONE) {
-        failure = "the Beam run ended " + state;
-      } else {
+      if (state == PipelineResult.State.DONE) {
         translation.commitStates();
+      } else if (!(state == PipelineResult.State.CANCELLED && isStopped())) {
+        // a stop cancels the run, the one way a live run (Event Kafka Input) ends: that is no failure
+        failure = "the Beam run ended " + state;
       }
     } catch (RuntimeException e) {
       failure = rootMessage(e);
@@ -194,7 +195,9 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       }
     }
     String on = "Beam's " + runnerName + " runner with run configuration '" + getPipelineRunConfiguration().getName() + "'";
-    if (failure == null) {
+    if (failure == null && isStopped()) {
+      log.logBasic("Execution stopped on " + on);
+    } else if (failure == null) {
       log.logBasic("Execution finished on " + on);
     } else if (cause == null) {
       log.logError("Execution failed on " + on + ": " + failure);
@@ -268,6 +271,8 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
 
   @Override
   public void stopAll() {
+    // stopped before the cancel, so that the run's end is told a stop and not a failure
+    setStopped(true);
     PipelineResult result = beamResult;
     if (result != null && isRunning()) {
       try {
@@ -276,7 +281,6 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         log.logError("Could not cancel the Beam run: " + e.getMessage());
       }
     }
-    setStopped(true);
     fireExecutionStoppedListeners();
   }
 
