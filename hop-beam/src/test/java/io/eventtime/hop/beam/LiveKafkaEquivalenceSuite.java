@@ -3,6 +3,7 @@ package io.eventtime.hop.beam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.hop.PipelineBuilder;
+import io.eventtime.hop.beam.engine.BeamRunConfiguration;
 import io.eventtime.hop.fileoutput.EventFileOutputMeta;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import io.eventtime.hop.kafkainput.KafkaField;
@@ -12,17 +13,26 @@ import io.eventtime.hop.window.WindowAggregate;
 import io.eventtime.testing.kafka.KafkaBroker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.hop.core.encryption.Encr;
+import org.apache.hop.core.logging.HopLogStore;
 import org.apache.hop.core.variables.IVariables;
+import org.apache.hop.core.variables.Variables;
+import org.apache.hop.metadata.serializer.json.JsonMetadataProvider;
 import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineMeta;
+import org.apache.hop.pipeline.config.PipelineRunConfiguration;
+import org.apache.hop.pipeline.engine.IPipelineEngine;
+import org.apache.hop.pipeline.engine.PipelineEngineFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +52,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 public abstract class LiveKafkaEquivalenceSuite {
   /** The options of a live run on the runner under test: {@code run()} must return while the job runs. */
   protected abstract PipelineOptions liveOptions();
+
+  /** The runner's run configuration, as a Hop project keeps it. */
+  protected abstract BeamRunConfiguration runConfiguration();
+
+  /** Whether the runner still gives a live run's counts once the run is stopped (cancelled). */
+  protected boolean countsAfterAStop() {
+    return true;
+  }
 
   static final long START = 1_784_368_800_000L; // 2026-07-18 10:00:00 UTC
   private static final String CLOSER = "~closer";
@@ -92,6 +110,45 @@ public abstract class LiveKafkaEquivalenceSuite {
     assertThat(written.get("late.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("late.ndjson"));
     assertThat(written.get("rejected.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("rejected.ndjson"));
     assertThat(written.get("unreadable.ndjson")).containsExactlyInAnyOrderElementsOf(expected.get("unreadable.ndjson"));
+  }
+
+  /**
+   * From Hop (HopGui's Run, HopRun) with the runner's (eventtime) run configuration: the live run
+   * goes on until the pipeline is stopped, writes the window rows meanwhile, and a stop ends it
+   * without an error.
+   */
+  @org.junit.jupiter.api.Test
+  void theEngineRunsTheLivePipelineUntilItIsStopped() throws Exception {
+    String topic = "hop-beam-engine";
+    broker.createTopic(topic, 1);
+    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
+        event("ann", 3, String.valueOf(START + 16_000)));
+    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
+        new Variables());
+    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("live", "", null,
+        List.of(), runConfiguration(), null, false));
+    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "live",
+        metadata, pipeline(topic, 1, false, dir.resolve("out")));
+    engine.execute();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline && !allThere(dir.resolve("out"), Map.of("windows.ndjson", 2))) {
+      assertThat(engine.isFinished()).as("the live run goes on").isFalse();
+      Thread.sleep(200);
+    }
+    engine.stopAll();
+    engine.waitUntilFinished();
+
+    String log = HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString();
+    assertThat(engine.getErrors()).as(log).isZero();
+    // both windows leave at one watermark step, in the order the runner hands them on
+    assertThat(Files.readAllLines(dir.resolve("out/windows.ndjson"))).containsExactlyInAnyOrder(
+        "{\"user\":\"ann\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":1}",
+        "{\"user\":\"bob\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":2}");
+    assertThat(engine.findComponent("Read", 0).getLinesInput()).isEqualTo(countsAfterAStop() ? 3L : 0L);
+    assertThat(log).contains("Execution stopped on Beam's " + runConfiguration().runner().name().toLowerCase(Locale.ROOT)
+            + " runner with run configuration 'live'");
   }
 
   /**

@@ -96,6 +96,11 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       if (s.runner() == BeamRunner.DIRECT) {
         args.add("--blockOnRun=false"); // so that the metrics come back while it runs
       }
+      if (s.runner() == BeamRunner.FLINK && HopPipelineTranslator.readsLive(getPipelineMeta())) {
+        // a live run ends only by a stop: streaming, and detached so that run() returns and the stop can cancel it
+        args.add("--streaming=true");
+        args.add("--attachedMode=false");
+      }
       PipelineOptions options = s.runner().options(resolve(s.master()), resolve(s.parallelism()), args);
       runnerName = s.runner().name().toLowerCase();
       log.logBasic("Translating the pipeline for Beam's " + runnerName + " runner");
@@ -148,8 +153,12 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         failure = "the Beam run ended " + state;
       }
     } catch (RuntimeException e) {
-      failure = rootMessage(e);
-      cause = e;
+      // after a stop, a runner may fail to tell the state of the job it cancelled (embedded Flink, detached,
+      // shuts its cluster down with the job): the run was stopped all the same
+      if (!isStopped()) {
+        failure = rootMessage(e);
+        cause = e;
+      }
     } finally {
       if (failure != null) {
         beamErrors++;
