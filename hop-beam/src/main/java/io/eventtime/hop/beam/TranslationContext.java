@@ -3,6 +3,7 @@ package io.eventtime.hop.beam;
 import io.eventtime.beam.EventTimeState;
 import io.eventtime.core.ArrivalPosition;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -145,7 +146,7 @@ final class TranslationContext {
       }
     }
     return liveSources.values().stream().filter(s -> seen.contains(s.transformName()))
-        .sorted(java.util.Comparator.comparing(LiveSource::transformName)).toList();
+        .sorted(Comparator.comparing(LiveSource::transformName)).toList();
   }
 
   // --- the hops, and what went through them

@@ -2,8 +2,11 @@ package io.eventtime.hop.beam;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eventtime.hop.PipelineBuilder;
 import io.eventtime.hop.beam.engine.BeamDirectRunConfiguration;
 import io.eventtime.hop.beam.engine.BeamRunConfiguration;
+import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
+import io.eventtime.hop.stamp.EventTimeStampMeta;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +59,21 @@ class KafkaOnBeamTest extends LiveKafkaEquivalenceSuite {
         "Transform 'Window': it reads the 3 partitions of the topic of 'Read' as one stream, whose order Beam does not"
             + " keep across partitions: set its partition field to '_partition' and Partitions to 3 (each partition then"
             + " has its own watermark), or run this pipeline on the local engine");
+  }
+
+  @org.junit.jupiter.api.Test
+  void anEventTimeStampOnTheLiveStreamIsRefusedBeforeTheRun() throws Exception {
+    broker.createTopic("hop-beam-stamp", 1);
+    EventKafkaInputMeta read = (EventKafkaInputMeta) pipeline("hop-beam-stamp", 1, false, dir)
+        .findTransform("Read").getTransform();
+    EventTimeStampMeta stamp = new EventTimeStampMeta();
+    stamp.setDefault();
+    stamp.setTimeField("event_time");
+    PipelineMeta meta = new PipelineBuilder("stamp").transform("Read", read).transform("Stamp", stamp).dummy("Out")
+        .hop("Read", "Stamp").hop("Stamp", "Out").build();
+    assertThat(problems(meta)).containsExactly("Transform 'Stamp': on a live stream (Event Kafka Input) the Beam"
+        + " engines cannot stamp rows with their event times: an Event Time Window reads the time field itself: remove"
+        + " this transform (or convert the field with Select values), or run this pipeline on the local engine");
   }
 
   private static List<String> problems(PipelineMeta meta) {
