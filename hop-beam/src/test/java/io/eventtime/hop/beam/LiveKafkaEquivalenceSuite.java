@@ -47,7 +47,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * same topic. The local run stops when caught up and so closes every window at its end; the live
  * run closes a window only when every partition's watermark has passed it: each partition ends
  * with a record of user {@value #CLOSER}, an hour later, which closes every other window and whose
- * own window only the local run writes.
+ * own window only the local run writes. Also: the runner's engine runs a live pipeline from Hop
+ * until it is stopped.
  */
 public abstract class LiveKafkaEquivalenceSuite {
   /** The options of a live run on the runner under test: {@code run()} must return while the job runs. */
@@ -64,6 +65,7 @@ public abstract class LiveKafkaEquivalenceSuite {
   static final long START = 1_784_368_800_000L; // 2026-07-18 10:00:00 UTC
   private static final String CLOSER = "~closer";
   static final Duration WAIT = Duration.ofSeconds(180);
+  private static final Duration SETTLE = Duration.ofSeconds(3);
   static KafkaBroker broker;
 
   @TempDir
@@ -168,6 +170,8 @@ public abstract class LiveKafkaEquivalenceSuite {
               PipelineResult.State.UNKNOWN);
           Thread.sleep(200);
         }
+        // a while longer, so that a row written beyond those expected would show
+        Thread.sleep(SETTLE.toMillis());
       } finally {
         result.cancel();
       }
