@@ -10,7 +10,10 @@ import io.eventtime.core.ArrivalPosition;
  * <ul>
  *   <li>Event File Input: the core's {@link ArrivalPosition#of}: the file's index in name order
  *       above {@value ArrivalPosition#LINE_BITS} bits of line number.
- *   <li>Event Time Window: each window row's rank in close order (window end, start, keys).
+ *   <li>Event Kafka Input: the record's offset in its partition (the partition is a field of the
+ *       row: an Event Time Window orders each partition's rows apart), taken as {@value #OFFSET_BITS} bits.
+ *   <li>Event Time Window: each window row's rank in close order (window end, start, keys); on a
+ *       live stream, in the order the windows left the window.
  *   <li>Other Hop transforms: the core's {@link ArrivalPosition#fanOut}: the input row's position
  *       shifted by {@value ArrivalPosition#FAN_OUT_BITS} bits, plus the index of each row it gave
  *       for that input row.
@@ -25,6 +28,8 @@ import io.eventtime.core.ArrivalPosition;
  */
 final class Arrivals {
   static final int RANK_BITS = 36;
+  /** Kafka offsets: 2^48 records of one partition, room left for the transforms after the input. */
+  static final int OFFSET_BITS = 48;
   static final int MAX_BITS = 62;
 
   private Arrivals() {}

@@ -45,6 +45,11 @@ public enum BeamRunner {
     this.runnerClass = runnerClass;
   }
 
+  /** Whether {@code options} run on one of Beam's Spark runners (told by the package: Spark need not be on our class path). */
+  public static boolean isSpark(PipelineOptions options) {
+    return options.getRunner().getName().startsWith(SPARK.runnerClass.substring(0, SPARK.runnerClass.lastIndexOf('.') + 1));
+  }
+
   public static BeamRunner parse(String text) {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));

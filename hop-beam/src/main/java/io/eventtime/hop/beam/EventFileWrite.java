@@ -8,7 +8,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -30,6 +34,10 @@ import org.apache.hop.core.vfs.HopVfs;
  * transform's own writer, the rows sorted by arrival position, so the file has the lines, in the
  * order, that the local engine writes. The file is written even when no row comes (empty, or
  * with only the CSV header), as on the local engine.
+ *
+ * <p>On a live stream (an unbounded input, which has no end to wait for) one worker appends each
+ * row as it comes, in the order it comes, and the lines of a bundle are on disk when the bundle
+ * ends ({@link LiveWriteFn}); the file is made with its first row.
  */
 final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void>> {
   private final HopContext context;
@@ -47,6 +55,11 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
 
   @Override
   public PCollection<Void> expand(PCollection<Row> rows) {
+    if (rows.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      return rows
+          .apply("OneFile", WithKeys.<Integer, Row>of(0).withKeyType(TypeDescriptors.integers()))
+          .apply("WriteAsTheyCome", ParDo.of(new LiveWriteFn(context, transformName, layout)));
+    }
     List<Object> none = new ArrayList<>(Collections.nCopies(layout.size(), null));
     none.add(NO_ROW);
     PCollection<Row> marker = rows.getPipeline()
@@ -85,21 +98,7 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
         }
       }
       rows.sort(Comparator.comparingLong(RowLayout::arrival));
-      EventFileOutputMeta meta = (EventFileOutputMeta) context.transform(transformName).getTransform();
-      List<String> problems = new ArrayList<>();
-      EventFileOutputMeta.OutputSettings settings = meta.resolve(context.variables(), layout.rowMeta(), problems);
-      if (settings == null) {
-        throw new IllegalStateException(String.join("; ", problems));
-      }
-      FileObject file = HopVfs.getFileObject(settings.filename(), context.variables());
-      if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
-        file.getParent().createFolder();
-      }
-      // as the local engine: no second header when appending to a file that has lines
-      boolean header = meta.isCsvHeader() && !(meta.isAppend() && file.exists() && file.getContent().getSize() > 0);
-      OutputStream stream = HopVfs.getOutputStream(file, meta.isAppend());
-      try (EventFileWriter writer = new EventFileWriter(stream, layout.rowMeta(), settings.columns(), settings.csv(),
-          settings.delimiter(), settings.csv() && header)) {
+      try (EventFileWriter writer = open(context, transformName, layout, false)) {
         for (Row row : rows) {
           writer.write(layout.toHop(row));
         }
@@ -108,6 +107,88 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
       output.inc(rows.size());
       // the rows pass on unchanged, as the local engine passes them
       written.inc(rows.size());
+    }
+  }
+
+  /**
+   * The file's writer, as the local engine opens it: the parent folder made if asked, a header
+   * unless appending to a file that has lines; {@code goOn}: append to what this run wrote before.
+   */
+  private static EventFileWriter open(HopContext context, String transformName, RowLayout layout, boolean goOn)
+      throws HopException, IOException {
+    EventFileOutputMeta meta = (EventFileOutputMeta) context.transform(transformName).getTransform();
+    List<String> problems = new ArrayList<>();
+    EventFileOutputMeta.OutputSettings settings = meta.resolve(context.variables(), layout.rowMeta(), problems);
+    if (settings == null) {
+      throw new IllegalStateException(String.join("; ", problems));
+    }
+    FileObject file = HopVfs.getFileObject(settings.filename(), context.variables());
+    if (meta.isCreateParentFolder() && file.getParent() != null && !file.getParent().exists()) {
+      file.getParent().createFolder();
+    }
+    boolean append = goOn || meta.isAppend();
+    // as the local engine: no second header when appending to a file that has lines
+    boolean header = meta.isCsvHeader() && !(append && file.exists() && file.getContent().getSize() > 0);
+    OutputStream stream = HopVfs.getOutputStream(file, append);
+    return new EventFileWriter(stream, layout.rowMeta(), settings.columns(), settings.csv(), settings.delimiter(),
+        settings.csv() && header);
+  }
+
+  /**
+   * The rows of a live stream, written as they come: one key, so one writer at a time appends to
+   * the file; the first row of the run opens it as the local engine does (truncating, with the
+   * header), the writer is closed at the end of each bundle so that its lines are on disk.
+   */
+  private static final class LiveWriteFn extends DoFn<KV<Integer, Row>, Void> {
+    private final HopContext context;
+    private final String transformName;
+    private final RowLayout layout;
+    private final Counter read;
+    private final Counter output;
+    private final Counter written;
+    private transient EventFileWriter writer;
+
+    @StateId("opened")
+    private final StateSpec<ValueState<Boolean>> opened = StateSpecs.value(BooleanCoder.of());
+
+    LiveWriteFn(HopContext context, String transformName, RowLayout layout) {
+      this.context = context;
+      this.transformName = transformName;
+      this.layout = layout;
+      this.read = HopMetrics.counter(transformName, HopMetrics.Kind.READ);
+      this.output = HopMetrics.counter(transformName, HopMetrics.Kind.OUTPUT);
+      this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
+    }
+
+    @ProcessElement
+    public void process(@Element KV<Integer, Row> row, @StateId("opened") ValueState<Boolean> opened)
+        throws IOException, HopException {
+      if (writer == null) {
+        writer = open(context, transformName, layout, Boolean.TRUE.equals(opened.read()));
+        opened.write(true);
+      }
+      writer.write(layout.toHop(row.getValue()));
+      read.inc();
+      output.inc();
+      written.inc();
+    }
+
+    @FinishBundle
+    public void finishBundle() throws IOException {
+      close();
+    }
+
+    @Teardown
+    public void teardown() throws IOException {
+      close();
+    }
+
+    private void close() throws IOException {
+      if (writer != null) {
+        EventFileWriter w = writer;
+        writer = null;
+        w.close();
+      }
     }
   }
 }

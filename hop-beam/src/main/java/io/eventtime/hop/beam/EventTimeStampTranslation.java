@@ -15,6 +15,7 @@ import org.apache.hop.pipeline.transform.TransformMeta;
 /**
  * Event Time Stamp: {@link EventTimestamps} on the time field (or on a copy of it, when the
  * Timestamp goes to a new field); the rows whose time cannot be read go to its error hop.
+ * Refused on a live stream, whose rows keep their arrival stamps.
  */
 final class EventTimeStampTranslation implements TransformTranslation {
   @Override
@@ -26,6 +27,14 @@ final class EventTimeStampTranslation implements TransformTranslation {
   public Map<String, HopStream> translate(TranslationContext context, TransformMeta t) {
     HopStream in = context.requiredInput(t, "the rows to stamp");
     if (in == null) {
+      return null;
+    }
+    if (in.rows().isBounded() == PCollection.IsBounded.UNBOUNDED) {
+      // EventTimestamps makes the event time each row's Beam timestamp, which on a live stream would go back
+      // before the row's arrival stamp (Beam forbids it) and take away the arrival order the window waits on
+      context.problem(t, "on a live stream (Event Kafka Input) the Beam engines cannot stamp rows with their event"
+          + " times: an Event Time Window reads the time field itself: remove this transform (or convert the field"
+          + " with Select values), or run this pipeline on the local engine");
       return null;
     }
     EventTimeStampMeta m = (EventTimeStampMeta) t.getTransform();

@@ -42,14 +42,20 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     if (s == null || !context.timeFieldFitsBeam(t, in.layout().rowMeta(), s.timeIndex())) {
       return null;
     }
-    if (s.partitioning().isPartitioned()) {
-      context.problem(t, "its partition field '" + s.partitioning().field() + "' is not translated to Beam yet:"
-          + " run this pipeline on the local engine, or clear the partition field");
+    boolean live = in.rows().isBounded() == PCollection.IsBounded.UNBOUNDED;
+    if (!live && s.partitioning().isPartitioned()) {
+      context.problem(t, "its partition field '" + s.partitioning().field() + "' is for a live stream of several"
+          + " partitions (Event Kafka Input); on Beam its rows here are a bounded replay, read as one partition:"
+          + " clear the partition field, or read the rows with Event Kafka Input");
       return null;
     }
-    if (s.idleTimeoutMillis() > 0) {
+    if (!live && s.idleTimeoutMillis() > 0) {
       context.note("Transform '" + t.getName() + "': the idle timeout has no effect on Beam, which replays the files"
           + " as a bounded stream: windows close by the event times alone");
+    }
+    List<Integer> partitions = live ? livePartitions(context, t, s) : null;
+    if (live && partitions == null) {
+      return null;
     }
     String lateTargetName = m.getLateTargetTransform();
     TransformMeta lateTarget = null;
@@ -79,6 +85,9 @@ final class EventTimeWindowTranslation implements TransformTranslation {
         .withWindowFieldNames(windowRows.getValueMeta(keys).getName(), windowRows.getValueMeta(keys + 1).getName())
         .withArrivalField(RowLayout.ARRIVAL)
         .withBlockBits(Math.min(40, EventTimeWindow.DEFAULT_BLOCK_BITS + in.spreadBits()));
+    if (partitions != null && s.partitioning().isPartitioned()) {
+      transform = transform.withPartitionField(s.partitioning().field()).withPartitions(partitions);
+    }
     if (s.stateFolder() != null) {
       try {
         EventTimeState state = EventTimeState.open(folder(s.stateFolder()), transform);
@@ -97,7 +106,8 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     context.toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
     if (lateTarget != null) {
       PCollection<Row> lateRows = result.late()
-          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(name, in.layout(), late)))
+          .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(name, in.layout(), late,
+              partitions != null && s.partitioning().isPartitioned() ? s.partitioning().field() : null)))
           .setRowSchema(late.schema());
       outputs.put(lateTarget.getName(), new HopStream(lateRows, late, in.widthBits(), in.spreadBits()));
     }
@@ -109,6 +119,56 @@ final class EventTimeWindowTranslation implements TransformTranslation {
       outputs.put(errorTarget.getName(), new HopStream(rejected, errors, in.widthBits(), in.spreadBits()));
     }
     return outputs;
+  }
+
+  /**
+   * The partitions of the live stream the window reads, as its settings must give them on Beam;
+   * null, with the problems, for a setting the live path cannot run with the local engine's
+   * meaning: a state folder or an idle timeout (not translated yet), rows of several live inputs,
+   * several partitions without the partition field, a partition field other than the input's, or
+   * a Partitions count other than the topic's.
+   */
+  private static List<Integer> livePartitions(TranslationContext context, TransformMeta t, WindowSettings s) {
+    boolean refused = false;
+    if (s.stateFolder() != null) {
+      context.problem(t, "State folder: on a live stream (Event Kafka Input) the Beam engines do not keep the window's"
+          + " state yet (a streaming run ends by being cancelled, which hands nothing on): clear the state folder, or"
+          + " run this pipeline on the local engine, which keeps it");
+      refused = true;
+    }
+    if (s.idleTimeoutMillis() > 0) {
+      context.problem(t, "Idle timeout: on a live stream the Beam engines do not move a quiet partition's watermark"
+          + " by the local engine's rule yet: clear the idle timeout, or run this pipeline on the local engine");
+      refused = true;
+    }
+    List<TranslationContext.LiveSource> sources = context.liveSourcesUpstream(t);
+    if (sources.size() != 1) {
+      context.problem(t, "its rows come from " + sources.size() + " live inputs "
+          + sources.stream().map(x -> "'" + x.transformName() + "'").toList() + ": on Beam a window reads the"
+          + " partitions of one topic: give each input a window of its own");
+      return null;
+    }
+    TranslationContext.LiveSource source = sources.get(0);
+    WindowSettings.Partitioning p = s.partitioning();
+    if (!p.isPartitioned() && source.partitions().size() > 1) {
+      context.problem(t, "it reads the " + source.partitions().size() + " partitions of the topic of '"
+          + source.transformName() + "' as one stream, whose order Beam does not keep across partitions: set its"
+          + " partition field to '" + source.partitionField() + "' and Partitions to " + source.partitions().size()
+          + " (each partition then has its own watermark), or run this pipeline on the local engine");
+      refused = true;
+    }
+    if (p.isPartitioned() && !p.field().equals(source.partitionField())) {
+      context.problem(t, "its partition field '" + p.field() + "' is not the partition field of '"
+          + source.transformName() + "' (" + (source.partitionField() == null ? "none" : "'" + source.partitionField()
+          + "'") + "): on Beam the window orders each partition's rows by their offsets, so the field must be the"
+          + " input's: set it to the input's partition field");
+      refused = true;
+    } else if (p.isPartitioned() && p.count() != source.partitions().size()) {
+      context.problem(t, "Partitions: " + p.count() + ", but the topic of '" + source.transformName() + "' has "
+          + source.partitions().size() + " partitions: set Partitions to " + source.partitions().size());
+      refused = true;
+    }
+    return refused ? null : source.partitions();
   }
 
   /** A state folder as a path, given as one or as a file: URL. */

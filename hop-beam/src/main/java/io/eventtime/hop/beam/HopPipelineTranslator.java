@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.variables.IVariables;
@@ -93,6 +94,15 @@ public final class HopPipelineTranslator {
     List<String> names = new ArrayList<>();
     meta.getTransforms().forEach(tm -> names.add(tm.getName()));
     return new Translation(beam, names, c.notes(), c.states(), c.windowTransforms());
+  }
+
+  /**
+   * Whether {@code meta} reads a live stream (an Event Kafka Input): its Beam run is unbounded and
+   * ends only when it is cancelled, so the engines run it in streaming mode, detached.
+   */
+  public static boolean readsLive(PipelineMeta meta) {
+    Set<String> live = new EventKafkaInputTranslation().pluginIds();
+    return meta.getTransforms().stream().anyMatch(t -> live.contains(t.getTransformPluginId()));
   }
 
   private void translateAll() {

@@ -69,25 +69,47 @@ final class ProblemRowFns {
     return all;
   }
 
-  /** Late rows to the late target, with the reason, in the late layout. */
+  /**
+   * Late rows to the late target, with the reason, in the late layout. On a live stream of
+   * several partitions the window tells each reason after the row's partition
+   * ({@code partition 2, arrival 17: ...}); the local engine's reason, like a file's, has neither.
+   */
   static final class LateRowsFn extends DoFn<Row, Row> {
     private final RowLayout input;
     private final RowLayout late;
+    private final String partitionField;
     private final Counter written;
 
-    LateRowsFn(String transformName, RowLayout input, RowLayout late) {
+    /** {@code partitionField}: the field of each row's partition on a live stream of several, else null. */
+    LateRowsFn(String transformName, RowLayout input, RowLayout late, String partitionField) {
       this.input = input;
       this.late = late;
+      this.partitionField = partitionField;
       this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
     }
 
     @ProcessElement
     public void process(@Element Row problem, OutputReceiver<Row> out) {
-      Object[] row = RowDataUtil.resizeArray(inputValues(problem, input), late.size());
-      // the reason as the local engine gives it: the core's words, without the row's arrival position in front
-      row[input.size()] = ProblemRows.lateReason(problem, RowLayout.arrival(problem.getRow(ProblemRows.ROW)));
+      Row row = problem.getRow(ProblemRows.ROW);
+      long arrival = RowLayout.arrival(row);
+      Object[] values = RowDataUtil.resizeArray(inputValues(problem, input), late.size());
+      // the reason as the local engine gives it: the core's words, without the row's place in front
+      values[input.size()] = ProblemRows.lateReason(withoutPartition(problem, row), arrival);
       written.inc();
-      out.output(late.toBeam(row, RowLayout.arrival(problem.getRow(ProblemRows.ROW))));
+      out.output(late.toBeam(values, arrival));
+    }
+
+    private Row withoutPartition(Row problem, Row row) {
+      if (partitionField == null) {
+        return problem;
+      }
+      String partition = "partition " + row.getValue(partitionField) + ", ";
+      String reason = problem.getString(ProblemRows.REASON);
+      if (!reason.startsWith(partition)) {
+        throw new IllegalStateException("the late row's reason '" + reason + "' does not start with its partition '"
+            + partition + "'");
+      }
+      return Row.fromRow(problem).withFieldValue(ProblemRows.REASON, reason.substring(partition.length())).build();
     }
   }
 

@@ -6,9 +6,8 @@ import java.util.Map;
 
 /**
  * The one place that says which {@link TransformTranslation} translates a transform, by its plugin
- * id: Event File Input, Event Time Stamp, Event Time Window, Event File Output and Dummy have their
- * own, Event Kafka Input is refused ({@link EventKafkaInputRefusal}); any other plugin runs row by
- * row ({@link RowByRowTranslation}).
+ * id: Event File Input, Event Kafka Input, Event Time Stamp, Event Time Window, Event File Output and
+ * Dummy have their own; any other plugin runs row by row ({@link RowByRowTranslation}).
  *
  * <p>The translations are listed here in code rather than found with {@link java.util.ServiceLoader}:
  * they build on this package's own classes (the row layouts, the arrival positions, the worker
@@ -21,7 +20,7 @@ final class TransformTranslations {
   /** The translations of this module. */
   static final TransformTranslations BUILT_IN = new TransformTranslations(List.of(new EventFileInputTranslation(),
       new EventTimeStampTranslation(), new EventTimeWindowTranslation(), new EventFileOutputTranslation(),
-      new DummyTranslation(), new EventKafkaInputRefusal()), new RowByRowTranslation());
+      new DummyTranslation(), new EventKafkaInputTranslation()), new RowByRowTranslation());
 
   private final Map<String, TransformTranslation> byPluginId = new HashMap<>();
   private final TransformTranslation otherwise;

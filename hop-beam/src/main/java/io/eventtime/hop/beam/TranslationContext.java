@@ -3,6 +3,7 @@ package io.eventtime.hop.beam;
 import io.eventtime.beam.EventTimeState;
 import io.eventtime.core.ArrivalPosition;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -48,6 +49,8 @@ final class TranslationContext {
   private final Set<String> takenIn = new HashSet<>();
   /** The state folders of windows that carry their open windows from run to run. */
   private final List<EventTimeState> states = new ArrayList<>();
+  /** The live (unbounded) inputs by transform name: their partitions and the field that names them. */
+  private final Map<String, LiveSource> liveSources = new HashMap<>();
   /** The Event Time Windows: their rows in, late and rejected are counted by the window under their names. */
   private final List<String> windowTransforms = new ArrayList<>();
 
@@ -120,6 +123,30 @@ final class TranslationContext {
   /** A window whose rows in, late and rejected are counted by the window under its name. */
   void countedByWindow(String transformName) {
     windowTransforms.add(transformName);
+  }
+
+  /** A live input: the partitions it reads, fixed for the run, and its partition field (null: none). */
+  record LiveSource(String transformName, List<Integer> partitions, String partitionField) {}
+
+  /** {@code t} reads a live stream of these partitions, named in its rows by {@code partitionField}. */
+  void liveSource(TransformMeta t, List<Integer> partitions, String partitionField) {
+    liveSources.put(t.getName(), new LiveSource(t.getName(), List.copyOf(partitions), partitionField));
+  }
+
+  /** The live inputs whose rows reach {@code t}, through any transforms between, in name order. */
+  List<LiveSource> liveSourcesUpstream(TransformMeta t) {
+    Set<String> seen = new HashSet<>();
+    List<TransformMeta> todo = new ArrayList<>(List.of(t));
+    while (!todo.isEmpty()) {
+      TransformMeta next = todo.remove(todo.size() - 1);
+      for (PipelineHopMeta h : hopsInto(next)) {
+        if (seen.add(h.getFromTransform().getName())) {
+          todo.add(h.getFromTransform());
+        }
+      }
+    }
+    return liveSources.values().stream().filter(s -> seen.contains(s.transformName()))
+        .sorted(Comparator.comparing(LiveSource::transformName)).toList();
   }
 
   // --- the hops, and what went through them

@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.eventtime.hop.beam.testplugin.SortRowsStandInMeta;
 import io.eventtime.hop.fileinput.EventFileInputMeta;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
+import io.eventtime.hop.kafkainput.KafkaField;
 import io.eventtime.hop.window.EventTimeWindowMeta;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.runners.spark.FakeSparkRunner;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineMeta;
@@ -116,20 +121,61 @@ class TranslationRefusalTest {
     window.setPartitionField("amount");
     window.setPartitions("3");
     assertThat(problems(windowPipeline(window).meta())).containsExactly("Transform 'Window': its partition field"
-        + " 'amount' is not translated to Beam yet: run this pipeline on the local engine, or clear the partition field");
+        + " 'amount' is for a live stream of several partitions (Event Kafka Input); on Beam its rows here are a bounded"
+        + " replay, read as one partition: clear the partition field, or read the rows with Event Kafka Input");
   }
 
-  @Test
-  void anEventKafkaInput() {
-    EventKafkaInputMeta kafka = new EventKafkaInputMeta();
-    kafka.setDefault();
+  /** Read topic (no broker at its address) > Write. */
+  private TestPipelines kafkaPipeline(EventKafkaInputMeta kafka) {
     TestPipelines p = new TestPipelines("kafka");
     p.add("Read topic", kafka);
     p.add("Write", TestPipelines.output(dir.resolve("out.ndjson")));
-    p.hop("Read topic", "Write");
-    assertThat(problems(p.meta())).containsExactly("Transform 'Read topic': Event Kafka Input is not translated to Beam"
-        + " yet: run this pipeline on the local engine (it reads the topic live there, with the window's partition"
-        + " field), or read the records from files with Event File Input");
+    return p.hop("Read topic", "Write");
+  }
+
+  private static EventKafkaInputMeta kafka() {
+    EventKafkaInputMeta kafka = new EventKafkaInputMeta();
+    kafka.setDefault();
+    kafka.setBootstrapServers("127.0.0.1:1");
+    kafka.setTopic("events");
+    kafka.setConnectionTimeout("1 SECONDS");
+    kafka.setFields(new ArrayList<>(List.of(new KafkaField("user", "String", null))));
+    return kafka;
+  }
+
+  @Test
+  void anEventKafkaInputThatStopsWhenCaughtUpOrHasAConsumerGroup() {
+    EventKafkaInputMeta kafka = kafka();
+    kafka.setStopWhenCaughtUp(true);
+    kafka.setConsumerGroup("windows");
+    assertThat(problems(kafkaPipeline(kafka).meta())).containsExactly(
+        "Transform 'Read topic': Stop when caught up: on Beam the topic is read live, until the run is cancelled; a"
+            + " read that ends at the offsets found at the start is not translated yet: clear 'Stop when caught up', or"
+            + " run this pipeline on the local engine",
+        "Transform 'Read topic': Consumer group: on the local engine the group only gets the offsets read, for"
+            + " monitoring; on Beam, KafkaIO would start each partition at the group's committed offset instead of the"
+            + " start position: clear the consumer group, or run this pipeline on the local engine");
+  }
+
+  @Test
+  void anEventKafkaInputWhoseBrokerDoesNotAnswer() {
+    assertThat(problems(kafkaPipeline(kafka()).meta())).containsExactly("Transform 'Read topic': Bootstrap servers:"
+        + " no broker at 127.0.0.1:1 answered within 1 s (asking for topic events): check the servers, the network,"
+        + " and that the brokers run; a longer connection timeout waits longer");
+  }
+
+  @Test
+  void anEventKafkaInputOnSpark() {
+    PipelineOptions spark = PipelineOptionsFactory.create();
+    spark.setRunner(FakeSparkRunner.class);
+    PipelineMeta meta = kafkaPipeline(kafka()).meta();
+    TranslationException e = (TranslationException) org.assertj.core.api.Assertions.catchThrowable(() ->
+        HopPipelineTranslator.translate(meta, PipelineVariables.of(meta, Map.of()), new MemoryMetadataProvider(),
+            Pipeline.create(spark)));
+    assertThat(e.problems()).containsExactly("Transform 'Read topic': it reads the topic live, as an unbounded input,"
+        + " which the Beam Spark (eventtime) engine cannot run: EventTimeWindow on an unbounded input needs event-time"
+        + " timers, which Beam's Spark runner does not run in streaming mode (Beam 2.62): run it on the Direct runner,"
+        + " the Flink runner (--runner=FlinkRunner --streaming) or Dataflow, or give it a bounded input");
   }
 
   @Test

@@ -96,6 +96,11 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       if (s.runner() == BeamRunner.DIRECT) {
         args.add("--blockOnRun=false"); // so that the metrics come back while it runs
       }
+      if (s.runner() == BeamRunner.FLINK && HopPipelineTranslator.readsLive(getPipelineMeta())) {
+        // a live run ends only by a stop: streaming, and detached so that run() returns and the stop can cancel it
+        args.add("--streaming=true");
+        args.add("--attachedMode=false");
+      }
       PipelineOptions options = s.runner().options(resolve(s.master()), resolve(s.parallelism()), args);
       runnerName = s.runner().name().toLowerCase();
       log.logBasic("Translating the pipeline for Beam's " + runnerName + " runner");
@@ -141,14 +146,19 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
     try {
       beamResult = translation.pipeline().run();
       PipelineResult.State state = beamResult.waitUntilFinish();
-      if (state != PipelineResult.State.DONE) {
-        failure = "the Beam run ended " + state;
-      } else {
+      if (state == PipelineResult.State.DONE) {
         translation.commitStates();
+      } else if (!(state == PipelineResult.State.CANCELLED && isStopped())) {
+        // a stop cancels the run, the one way a live run (Event Kafka Input) ends: that is no failure
+        failure = "the Beam run ended " + state;
       }
     } catch (RuntimeException e) {
-      failure = rootMessage(e);
-      cause = e;
+      // after a stop, a runner may fail to tell the state of the job it cancelled (embedded Flink, detached,
+      // shuts its cluster down with the job): the run was stopped all the same
+      if (!isStopped()) {
+        failure = rootMessage(e);
+        cause = e;
+      }
     } finally {
       if (failure != null) {
         beamErrors++;
@@ -194,7 +204,9 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
       }
     }
     String on = "Beam's " + runnerName + " runner with run configuration '" + getPipelineRunConfiguration().getName() + "'";
-    if (failure == null) {
+    if (failure == null && isStopped()) {
+      log.logBasic("Execution stopped on " + on);
+    } else if (failure == null) {
       log.logBasic("Execution finished on " + on);
     } else if (cause == null) {
       log.logError("Execution failed on " + on + ": " + failure);
@@ -268,6 +280,8 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
 
   @Override
   public void stopAll() {
+    // stopped before the cancel, so that the run's end is told a stop and not a failure
+    setStopped(true);
     PipelineResult result = beamResult;
     if (result != null && isRunning()) {
       try {
@@ -276,7 +290,6 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         log.logError("Could not cancel the Beam run: " + e.getMessage());
       }
     }
-    setStopped(true);
     fireExecutionStoppedListeners();
   }
 
