@@ -18,7 +18,7 @@ import org.joda.time.Instant;
  * has arrived: that is the completeness signal the live path of {@link EventTimeWindow} needs,
  * since a DoFn cannot read positions' gaps or the watermark itself.
  */
-final class KafkaRowsArrivalStamps {
+public final class KafkaRowsArrivalStamps {
   private Instant last;
 
   /** Stamps that continue after {@code previous} (a restored watermark), or start afresh. */
@@ -39,8 +39,12 @@ final class KafkaRowsArrivalStamps {
     return last;
   }
 
-  /** KafkaIO's per-partition hook for the stamps, created for each partition it reads. */
-  static final class PolicyFactory implements TimestampPolicyFactory<byte[], byte[]> {
+  /**
+   * KafkaIO's per-partition hook for the stamps, created for each partition it reads: for a read
+   * of one's own with {@code KafkaIO.read().withTimestampPolicyFactory(new PolicyFactory())} whose
+   * rows go to {@link EventTimeWindow}'s live path (as Hop on Beam's Event Kafka Input does).
+   */
+  public static final class PolicyFactory implements TimestampPolicyFactory<byte[], byte[]> {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -1,5 +1,6 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.KafkaRowsArrivalStamps;
 import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import io.eventtime.hop.kafkainput.KafkaInputSettings;
@@ -26,7 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The Beam read of an Event Kafka Input: KafkaIO follows the topic's partitions (unbounded, until
- * the job is cancelled), each record stamped with its arrival ({@link KafkaArrivalStamps}) and read
+ * the job is cancelled), each record stamped with its arrival ({@link KafkaRowsArrivalStamps}) and read
  * into a row by the Hop transform's own {@link KafkaRecords} (so the values, types, key, Kafka
  * timestamp and reasons are those of the local engine). Each row's arrival position is its offset
  * in its partition. Records that cannot be read go to the error output when the transform has
@@ -69,7 +70,7 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
             .withKeyDeserializer(ByteArrayDeserializer.class)
             .withValueDeserializer(ByteArrayDeserializer.class)
             .withConsumerConfigUpdates(consumerConfig)
-            .withTimestampPolicyFactory(new KafkaArrivalStamps()))
+            .withTimestampPolicyFactory(new KafkaRowsArrivalStamps.PolicyFactory()))
         .apply("ReadRecords", ParDo.of(new ReadFn(context, transformName, rows, errors))
             .withOutputTags(ROWS, TupleTagList.of(ERRORS)));
     out.get(ROWS).setRowSchema(rows.schema());
