@@ -56,15 +56,55 @@ final class LiveBatch {
     return partition == START;
   }
 
-  private static final DelegateCoder.CodingFunction<LiveBatch, KV<List<Long>, List<ArrivedRow>>> TO_KV =
-      b -> KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter, b.idle ? 1L : 0L), b.rows);
-  private static final DelegateCoder.CodingFunction<KV<List<Long>, List<ArrivedRow>>, LiveBatch> FROM_KV =
-      kv -> new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1), kv.getKey().get(2), kv.getKey().get(3),
+  /**
+   * The batch as its numbers and rows. A class of its own, equal to every instance of it, not a
+   * lambda: a coder that was serialized and read back (as Create's is) must still equal the
+   * original, or Flink refuses to flatten the two streams ("cannot union streams of different
+   * types").
+   */
+  private static final class ToKv implements DelegateCoder.CodingFunction<LiveBatch, KV<List<Long>, List<ArrivedRow>>> {
+    @Override
+    public KV<List<Long>, List<ArrivedRow>> apply(LiveBatch b) {
+      return KV.of(List.of((long) b.partition, b.sequence, b.stamp, b.watermarkAfter, b.idle ? 1L : 0L), b.rows);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ToKv;
+    }
+
+    @Override
+    public int hashCode() {
+      return ToKv.class.hashCode();
+    }
+  }
+
+  /** The batch back from its numbers and rows; equal to every instance of it, as {@link ToKv}. */
+  private static final class FromKv implements DelegateCoder.CodingFunction<KV<List<Long>, List<ArrivedRow>>, LiveBatch> {
+    @Override
+    public LiveBatch apply(KV<List<Long>, List<ArrivedRow>> kv) {
+      return new LiveBatch(kv.getKey().get(0).intValue(), kv.getKey().get(1), kv.getKey().get(2), kv.getKey().get(3),
           kv.getValue(), kv.getKey().get(4) == 1L);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof FromKv;
+    }
+
+    @Override
+    public int hashCode() {
+      return FromKv.class.hashCode();
+    }
+  }
+
+  private static final ToKv TO_KV = new ToKv();
+  private static final FromKv FROM_KV = new FromKv();
 
   /**
    * Encodes the four numbers and the idle mark (1 or 0), and the rows with the input rows' schema.
-   * Two coders for one schema are equal (the functions are shared), as a runner comparing them expects.
+   * Two coders for one schema are equal, also after one was serialized and read back, as a runner
+   * comparing them expects.
    */
   static Coder<LiveBatch> coder(Schema schema) {
     return DelegateCoder.of(
