@@ -4,6 +4,7 @@ import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
+import io.eventtime.cli.plan.RecentKeys;
 import io.eventtime.cli.plan.RowConverter;
 import io.eventtime.cli.source.LineFeed;
 import io.eventtime.core.Key;
@@ -86,6 +87,15 @@ final class ParsedLines implements AutoCloseable {
 
     private Batch parse(PlanRows rows, Object[] row) {
       RowConverter converter = rows.converter();
+      try {
+        parseLines(rows, converter, row);
+      } finally {
+        rows.endLines();
+      }
+      return this;
+    }
+
+    private void parseLines(PlanRows rows, RowConverter converter, Object[] row) {
       for (int i = 0; i < size; i++) {
         if (!hasValue[i]) {
           outcomes[i] = PlanRows.Outcome.REJECTED;
@@ -94,7 +104,8 @@ final class ParsedLines implements AutoCloseable {
           rejectedJson[i] = false;
           continue;
         }
-        PlanRows.Outcome outcome = rows.read(bytes, offsets[i], lengths[i]);
+        // the batch's lines lie one after another in bytes: one JSON parser reads them all
+        PlanRows.Outcome outcome = rows.read(bytes, offsets[i], lengths[i], used);
         outcomes[i] = outcome;
         if (outcome == PlanRows.Outcome.REJECTED) {
           rejectedFields[i] = rows.rejectedField();
@@ -108,7 +119,6 @@ final class ParsedLines implements AutoCloseable {
           System.arraycopy(row, 0, inputs, i * width, width);
         }
       }
-      return this;
     }
   }
 
@@ -125,7 +135,9 @@ final class ParsedLines implements AutoCloseable {
     this.lines = lines;
     int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
     this.parsers = Executors.newFixedThreadPool(cores, daemon("eventtime-parse"));
-    this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan, lines.unit()));
+    // the parse threads hand the folding thread one object per recent key, not one per thread
+    RecentKeys recentKeys = new RecentKeys();
+    this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan, lines.unit(), recentKeys));
     this.inFlight = new ArrayBlockingQueue<>(2 * cores + 2);
     this.reader = daemon("eventtime-read").newThread(this::read);
   }

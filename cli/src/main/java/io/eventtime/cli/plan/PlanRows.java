@@ -36,10 +36,15 @@ public final class PlanRows {
   }
 
   public PlanRows(QueryPlan plan, String unit) {
+    this(plan, unit, new RecentKeys());
+  }
+
+  /** One of the readers of a stream parsed on several threads: their keys come from {@code recentKeys}, shared. */
+  public PlanRows(QueryPlan plan, String unit, RecentKeys recentKeys) {
     this.unit = unit;
     this.plan = plan;
     this.reader = new FieldReader(plan.inputNames());
-    this.converter = new RowConverter(plan);
+    this.converter = new RowConverter(plan, recentKeys);
     this.row = new Object[plan.inputs().size()];
   }
 
@@ -47,17 +52,44 @@ public final class PlanRows {
     try {
       reader.read(buf, off, len, row);
     } catch (MalformedLineException e) {
-      if (e.field() == null) {
-        try {
-          Utf8Lines.decode(buf, off, len, unit);
-        } catch (Utf8Lines.NotUtf8 notUtf8) {
-          // the core's reason, as every surface gives it: it names the bytes and where they are
-          return reject(null, notUtf8.getMessage(), false);
-        }
-      }
-      // a line with a bad field (named) is still well-formed JSON, logged as the row it is
-      return reject(e.field(), e.getMessage(), e.field() != null);
+      return malformed(buf, off, len, e);
     }
+    return converted();
+  }
+
+  /**
+   * Reads the line at {@code buf[off, off+len)} as {@link #read(byte[], int, int)} does, when the
+   * lines of a batch, {@code buf[.., end)}, are read one after another: one JSON parser goes over
+   * them ({@link FieldReader#readNext}). {@link #endLines} after the batch's last line.
+   */
+  public Outcome read(byte[] buf, int off, int len, int end) {
+    try {
+      reader.readNext(buf, off, len, end, row);
+    } catch (MalformedLineException e) {
+      return malformed(buf, off, len, e);
+    }
+    return converted();
+  }
+
+  /** After the last line of a batch read with {@link #read(byte[], int, int, int)}: releases its parser. */
+  public void endLines() {
+    reader.endLines();
+  }
+
+  private Outcome malformed(byte[] buf, int off, int len, MalformedLineException e) {
+    if (e.field() == null) {
+      try {
+        Utf8Lines.decode(buf, off, len, unit);
+      } catch (Utf8Lines.NotUtf8 notUtf8) {
+        // the core's reason, as every surface gives it: it names the bytes and where they are
+        return reject(null, notUtf8.getMessage(), false);
+      }
+    }
+    // a line with a bad field (named) is still well-formed JSON, logged as the row it is
+    return reject(e.field(), e.getMessage(), e.field() != null);
+  }
+
+  private Outcome converted() {
     RowConverter.Rejection rejection = converter.convert(row);
     if (rejection != null) {
       return reject(rejection.field(), rejection.reason(), true);

@@ -28,15 +28,18 @@ public final class RowConverter {
   private final int[] keyInputs;
   private final int[] aggregateInputs;
   private final Object[] keyValues;
-  /**
-   * The keys made lately, by hash: a row whose key equals a recent one gets that same object, so
-   * the folding thread looks up a few keys it has seen (often the very object it holds, found
-   * without comparing values) rather than a fresh copy per row. Bounded: memory stays flat.
-   */
-  private final Key[] recentKeys = new Key[1024];
+  /** Hands out one object per recent key, shared with the stream's other converters. */
+  private final RecentKeys recentKeys;
   private long eventTime;
 
+  /** A converter whose keys are shared with no other. */
   public RowConverter(QueryPlan plan) {
+    this(plan, new RecentKeys());
+  }
+
+  /** A converter that takes its keys from {@code recentKeys}, shared by the converters of one stream. */
+  public RowConverter(QueryPlan plan, RecentKeys recentKeys) {
+    this.recentKeys = recentKeys;
     List<InputColumn> inputs = plan.inputs();
     names = inputs.stream().map(InputColumn::name).toArray(String[]::new);
     types = inputs.stream().map(InputColumn::type).toArray(ValueType[]::new);
@@ -98,14 +101,7 @@ public final class RowConverter {
     for (int i = 0; i < keyInputs.length; i++) {
       keyValues[i] = row[keyInputs[i]];
     }
-    Key key = Key.of(keyValues);
-    int slot = (key.hashCode() ^ (key.hashCode() >>> 16)) & (recentKeys.length - 1);
-    Key recent = recentKeys[slot];
-    if (key.equals(recent)) {
-      return recent;
-    }
-    recentKeys[slot] = key;
-    return key;
+    return recentKeys.canonical(Key.of(keyValues));
   }
 
   /** Writes into {@code inputs} the value each aggregate takes from a converted row. */

@@ -22,6 +22,17 @@ import java.util.List;
  * reader.read(lineBytes, 0, lineBytes.length, values);
  * }</pre>
  *
+ * <p>Lines that lie one after another in one buffer (a batch) are read faster with
+ * {@link #readNext}: one parser goes over all of them, instead of a parser made and released per
+ * line (most of the cost of a short line).
+ *
+ * <pre>{@code
+ * for (int i = 0; i < lines; i++) {
+ *   reader.readNext(batch, offsets[i], lengths[i], used, values);
+ * }
+ * reader.endLines();
+ * }</pre>
+ *
  * <p>Not thread-safe: one reader per stream.
  */
 public final class FieldReader {
@@ -35,6 +46,13 @@ public final class FieldReader {
 
   private final String[] names;
   private final int width;
+  /** The parser of {@link #readNext}, over {@code runBuf[runBase, runEnd)}; null when none is open. */
+  private JsonParser run;
+  private byte[] runBuf;
+  private int runBase;
+  private int runEnd;
+  /** Where the line after the last one the run read starts: only that line goes on with the run. */
+  private int runNext;
 
   public FieldReader(List<String> fields) {
     this.width = fields.size();
@@ -54,6 +72,109 @@ public final class FieldReader {
       }
     }
     return -1;
+  }
+
+  /**
+   * Reads the line at {@code buf[off, off+len)} exactly as {@link #read} does, when the lines of
+   * {@code buf[.., end)} are read in their order: the parser that read the line before goes on
+   * with this one. Only a line that is one JSON object, with nothing but JSON whitespace around
+   * it, no wanted field twice and every wanted value readable, is taken from that parser (its
+   * tokens are then the ones a parser of the line alone reads); any other line, and a line that
+   * is not the one right after the last, is read alone by {@link #read}, which gives its values
+   * or its error, and the next line starts a new parser. The bytes must not change until
+   * {@link #endLines}.
+   */
+  public void readNext(byte[] buf, int off, int len, int end, Object[] out) throws MalformedLineException {
+    if (run == null || buf != runBuf || end != runEnd || off != runNext) {
+      endLines();
+      JsonParser p;
+      try {
+        p = NdjsonLines.FACTORY.createParser(buf, off, end - off);
+      } catch (IOException e) {
+        read(buf, off, len, out);
+        return;
+      }
+      if (p.currentLocation().getByteOffset() < 0) {
+        // the first bytes made Jackson decode UTF-16 or 32: no byte offsets to check lines with
+        closeQuietly(p);
+        read(buf, off, len, out);
+        return;
+      }
+      run = p;
+      runBuf = buf;
+      runBase = off;
+      runEnd = end;
+    }
+    if (readInRun(buf, off, len, out)) {
+      runNext = off + len;
+    } else {
+      endLines(); // the run's parser may stand anywhere now: the next line starts a new one
+      read(buf, off, len, out);
+    }
+  }
+
+  /** Releases the parser of {@link #readNext}: after the last line of a buffer. */
+  public void endLines() {
+    if (run != null) {
+      closeQuietly(run);
+      run = null;
+      runBuf = null;
+    }
+  }
+
+  private static void closeQuietly(JsonParser p) {
+    try {
+      p.close();
+    } catch (IOException e) {
+      // a parser over bytes holds no resource that can fail to close
+    }
+  }
+
+  /** Whether the run's parser read the line at {@code buf[off, off+len)} into {@code out}, as {@link #read} would. */
+  private boolean readInRun(byte[] buf, int off, int len, Object[] out) {
+    for (int i = 0; i < width; i++) {
+      out[i] = MISSING;
+    }
+    long lineEnd = off + len - runBase; // the parser counts bytes from runBase
+    try {
+      JsonParser p = run;
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return false;
+      }
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        int slot = slotOf(p.currentName());
+        JsonToken value = p.nextToken();
+        if (slot < 0) {
+          p.skipChildren();
+        } else if (out[slot] != MISSING) {
+          return false; // a field twice: read() words it
+        } else {
+          out[slot] = NdjsonLines.readValue(p, value);
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        return false;
+      }
+      long objectEnd = p.currentTokenLocation().getByteOffset() + 1;
+      if (objectEnd > lineEnd) {
+        // the object ends in a later line: this line alone is not closed, or is blank
+        return false;
+      }
+      for (int i = runBase + (int) objectEnd; i < off + len; i++) {
+        if (!isJsonSpace(buf[i])) {
+          return false; // more after the object: read() words it
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false; // malformed, a bad value: read() says why
+    }
+  }
+
+  /** The four bytes JSON allows between tokens. */
+  private static boolean isJsonSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
   }
 
   /** Fills {@code out[i]} with the value of the i-th wanted field of the line at {@code buf[off, off+len)}. */
