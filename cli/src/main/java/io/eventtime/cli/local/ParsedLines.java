@@ -32,7 +32,6 @@ import java.util.concurrent.ThreadFactory;
 final class ParsedLines implements AutoCloseable {
   private static final int BATCH_LINES = 2048;
   private static final int BATCH_BYTES = 1 << 18;
-  /** Why a Kafka record without a value is rejected (the wording of beam-transforms' KafkaRows). */
 
   /** One batch of lines: their bytes and origin, and once parsed, each line's outcome and values. */
   static final class Batch {
