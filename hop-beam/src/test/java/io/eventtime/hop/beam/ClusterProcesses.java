@@ -66,7 +66,12 @@ public final class ClusterProcesses implements AutoCloseable {
       String p = entry.replace('\\', '/');
       boolean ours = p.contains("/org/apache/beam/") || p.contains("/org/apache/hop/") || p.contains("/io/eventtime/")
           || p.contains("/target/") || !p.endsWith(".jar");
-      if (!ours) {
+      // the test broker's Kafka server, its Scala libraries and the Jackson modules it brings are the tests' own:
+      // on a cluster's class path a Jackson module's service entry breaks Jackson in the job ("not a subtype")
+      boolean brokers = p.contains("/org/apache/kafka/") && !p.contains("/kafka-clients/")
+          || p.contains("/org/scala-lang/") || p.contains("_2.13/") || p.contains("/com/fasterxml/jackson/module/")
+          || p.contains("/com/fasterxml/jackson/datatype/");
+      if (!ours && !brokers) {
         jars.add(Path.of(entry));
       }
     }
