@@ -68,9 +68,10 @@ public final class ClusterProcesses implements AutoCloseable {
           || p.contains("/target/") || !p.endsWith(".jar");
       // the test broker's Kafka server, its Scala libraries and the Jackson modules it brings are the tests' own:
       // on a cluster's class path a Jackson module's service entry breaks Jackson in the job ("not a subtype")
-      boolean brokers = p.contains("/org/apache/kafka/") && !p.contains("/kafka-clients/")
-          || p.contains("/org/scala-lang/") || p.contains("_2.13/") || p.contains("/com/fasterxml/jackson/module/")
-          || p.contains("/com/fasterxml/jackson/datatype/");
+      // (Spark's own Scala 2.12 and its Jackson Scala module stay)
+      boolean brokers = p.contains("/org/apache/kafka/") && !p.contains("/kafka-clients/") || p.contains("_2.13/")
+          || p.contains("/org/scala-lang/") && p.contains("/2.13.") || p.contains("/jackson-datatype-jdk8/")
+          || p.contains("/jackson-dataformat-csv/");
       if (!ours && !brokers) {
         jars.add(Path.of(entry));
       }
