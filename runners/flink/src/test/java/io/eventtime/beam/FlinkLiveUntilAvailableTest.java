@@ -4,6 +4,7 @@ import static io.eventtime.beam.FlinkLiveJobs.FOLDERS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eventtime.testing.kafka.KafkaBroker;
+import io.eventtime.testing.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,8 @@ import java.util.Random;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,20 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * whole and then drained (the end of the read emits the windows still open).
  */
 class FlinkLiveUntilAvailableTest {
-  private static KafkaBroker broker;
+  @RegisterExtension
+  static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
   @TempDir
   Path dir;
-
-  @BeforeAll
-  static void startBroker() {
-    broker = KafkaBroker.start();
-  }
-
-  @AfterAll
-  static void closeBroker() {
-    broker.close();
-  }
 
   @Test
   void randomStreamsOfOneAndThreePartitions_endByThemselves_withTheDrainedReplaysRowsAndStats() {
@@ -48,6 +39,7 @@ class FlinkLiveUntilAvailableTest {
   }
 
   private void run(String topic, RandomKafkaStream stream) {
+    KafkaBroker broker = KAFKA.broker();
     broker.createTopic(topic, stream.partitions().size());
     for (int partition = 0; partition < stream.partitions().size(); partition++) {
       broker.produce(topic, partition, stream.partitions().get(partition).toArray(String[]::new));

@@ -1,0 +1,34 @@
+package io.eventtime.cli;
+
+import io.eventtime.testing.kafka.KafkaBrokerExtension;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --runner <runner> --from kafka://... --until available} prints what the local runner
+ * prints over the same topic ({@link RunnerAgreement#checkKafka}), and example B as two runs with
+ * {@code --state} gives its rows on the runner and beside the local runner each way ({@link
+ * RunnerAgreement#checkKafkaState}). Each runner's module has a subclass, with that runner's classpath.
+ */
+public abstract class KafkaRunnerAgreementTest {
+  @RegisterExtension
+  protected static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+  @TempDir
+  protected Path dir;
+
+  /** The Beam runner compared with the local runner. */
+  protected abstract String runner();
+
+  @Test
+  public void seedPageAndRandomStreamsFromKafka() throws Exception {
+    RunnerAgreement.checkKafka(runner(), dir, KAFKA.broker());
+  }
+
+  @Test
+  public void exampleBAsTwoRunsWithAState_onThisRunnerAndBesideTheLocalRunner() {
+    RunnerAgreement.checkKafkaState(runner(), dir, KAFKA.broker());
+  }
+}
