@@ -1,7 +1,6 @@
 package io.eventtime.hop.beam;
 
 import io.eventtime.core.ArrivalPosition;
-import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.fileinput.EventFileInputMeta;
 import io.eventtime.hop.fileinput.EventFileReader;
 import io.eventtime.hop.fileinput.InputSettings;
@@ -11,9 +10,7 @@ import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Create;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
@@ -26,8 +23,6 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.exception.HopException;
 import org.apache.hop.core.vfs.HopVfs;
-import org.apache.hop.pipeline.transform.TransformErrorMeta;
-import org.apache.hop.pipeline.transform.TransformMeta;
 
 /**
  * The Beam read of an Event File Input: each file read whole by one worker with the Hop
@@ -71,36 +66,18 @@ final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
     return out;
   }
 
-  private static final class ReadFn extends DoFn<KV<Integer, String>, Row> {
-    private final HopContext context;
-    private final String transformName;
-    private final RowLayout rows;
-    private final RowLayout errors;
-    private final Counter input;
-    private final Counter written;
-    private final Counter rejected;
+  private static final class ReadFn extends HopReadFn<KV<Integer, String>> {
     private transient InputSettings settings;
-    private transient TransformErrorMeta errorMeta;
 
     ReadFn(HopContext context, String transformName, RowLayout rows, RowLayout errors) {
-      this.context = context;
-      this.transformName = transformName;
-      this.rows = rows;
-      this.errors = errors;
-      this.input = HopMetrics.counter(transformName, HopMetrics.Kind.INPUT);
-      this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
-      this.rejected = HopMetrics.counter(transformName, HopMetrics.Kind.REJECTED);
+      super(context, transformName, rows, errors, ROWS, ERRORS);
     }
 
     @Setup
     public void setup() {
-      TransformMeta transform = context.transform(transformName);
       List<String> problems = new ArrayList<>();
-      settings = ((EventFileInputMeta) transform.getTransform()).resolve(context.variables(), problems);
-      if (settings == null) {
-        throw new IllegalStateException(String.join("; ", problems));
-      }
-      errorMeta = errors == null ? null : transform.getTransformErrorMeta();
+      settings = resolved(((EventFileInputMeta) transform().getTransform()).resolve(context.variables(), problems),
+          problems);
     }
 
     @ProcessElement
@@ -108,19 +85,7 @@ final class EventFileRead extends PTransform<PBegin, PCollectionTuple> {
       FileObject fileObject = HopVfs.getFileObject(file.getValue(), context.variables());
       try (EventFileReader reader = new EventFileReader(settings, List.of(fileObject))) {
         for (EventFileReader.Record r; (r = reader.next()) != null; ) {
-          input.inc();
-          long position = ArrivalPosition.of(file.getKey(), r.line());
-          if (!r.isRejected()) {
-            written.inc();
-            out.get(ROWS).output(rows.toBeam(r.values(), position));
-            continue;
-          }
-          rejected.inc();
-          if (errorMeta != null) {
-            Object[] error = ErrorRows.of(errorMeta, context.variables(), r.values(), rows.size(), errors.size(),
-                r.error(), r.errorField(), ErrorCodes.UNREADABLE);
-            out.get(ERRORS).output(errors.toBeam(error, position));
-          }
+          handOn(r.isRejected(), r.values(), r.error(), r.errorField(), ArrivalPosition.of(file.getKey(), r.line()), out);
         }
       }
     }

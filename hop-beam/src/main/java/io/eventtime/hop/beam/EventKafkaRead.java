@@ -1,17 +1,13 @@
 package io.eventtime.hop.beam;
 
 import io.eventtime.beam.KafkaRowsArrivalStamps;
-import io.eventtime.hop.ErrorCodes;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
-import io.eventtime.hop.kafkainput.KafkaInputSettings;
 import io.eventtime.hop.kafkainput.KafkaRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
-import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
@@ -19,8 +15,6 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.hop.pipeline.transform.TransformErrorMeta;
-import org.apache.hop.pipeline.transform.TransformMeta;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -78,56 +72,25 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
     return out;
   }
 
-  private static final class ReadFn extends DoFn<KafkaRecord<byte[], byte[]>, Row> {
-    private final HopContext context;
-    private final String transformName;
-    private final RowLayout rows;
-    private final RowLayout errors;
-    private final Counter input;
-    private final Counter written;
-    private final Counter rejected;
+  private static final class ReadFn extends HopReadFn<KafkaRecord<byte[], byte[]>> {
     private transient KafkaRecords records;
-    private transient TransformErrorMeta errorMeta;
 
     ReadFn(HopContext context, String transformName, RowLayout rows, RowLayout errors) {
-      this.context = context;
-      this.transformName = transformName;
-      this.rows = rows;
-      this.errors = errors;
-      this.input = HopMetrics.counter(transformName, HopMetrics.Kind.INPUT);
-      this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
-      this.rejected = HopMetrics.counter(transformName, HopMetrics.Kind.REJECTED);
+      super(context, transformName, rows, errors, ROWS, ERRORS);
     }
 
     @Setup
     public void setup() {
-      TransformMeta transform = context.transform(transformName);
       List<String> problems = new ArrayList<>();
-      KafkaInputSettings settings = ((EventKafkaInputMeta) transform.getTransform()).resolve(context.variables(),
-          problems);
-      if (settings == null) {
-        throw new IllegalStateException(String.join("; ", problems));
-      }
-      records = new KafkaRecords(settings);
-      errorMeta = errors == null ? null : transform.getTransformErrorMeta();
+      records = new KafkaRecords(resolved(((EventKafkaInputMeta) transform().getTransform())
+          .resolve(context.variables(), problems), problems));
     }
 
     @ProcessElement
     public void process(@Element KafkaRecord<byte[], byte[]> r, MultiOutputReceiver out) {
       KafkaRecords.Record record = records.read(r.getPartition(), r.getOffset(), r.getTimestamp(),
           r.getKV().getKey(), r.getKV().getValue());
-      input.inc();
-      if (!record.isRejected()) {
-        written.inc();
-        out.get(ROWS).output(rows.toBeam(record.values(), r.getOffset()));
-        return;
-      }
-      rejected.inc();
-      if (errorMeta != null) {
-        Object[] error = ErrorRows.of(errorMeta, context.variables(), record.values(), rows.size(), errors.size(),
-            record.error(), record.errorField(), ErrorCodes.UNREADABLE);
-        out.get(ERRORS).output(errors.toBeam(error, r.getOffset()));
-      }
+      handOn(record.isRejected(), record.values(), record.error(), record.errorField(), r.getOffset(), out);
     }
   }
 }
