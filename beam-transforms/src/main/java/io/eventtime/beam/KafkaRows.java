@@ -11,6 +11,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.schemas.Schema;
@@ -20,6 +21,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
@@ -56,7 +58,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>By default the read is unbounded: it follows the topic (with KafkaIO) until the pipeline is
  * stopped. {@link #withUntilAvailable()} makes it bounded: when the pipeline is built it finds
  * where each partition ends, reads up to there, and the read is done. {@link
- * #withLiveUntilAvailable()} reads up to the same ends as a live (unbounded) stream that ends.
+ * #withLiveUntilAvailable()} reads up to the same ends as a live (unbounded) stream that ends, and
+ * {@link #withLiveUntil} reads a live stream until a function of one's own says to stop.
  *
  * <p>Each row's element timestamp is its <b>arrival stamp</b>: the wall-clock time it was read,
  * never earlier than the stamp of the record before it in its partition; a partition's watermark
@@ -110,9 +113,12 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   private final Map<Integer, Long> startOffsets;
   private final Schema schema;
   private final int sampleSize;
+  /** Under {@link #withLiveUntil}: whether to end a partition's read now, by partition; else null. */
+  private final SerializableFunction<Integer, Boolean> stopReading;
 
   private KafkaRows(String bootstrapServers, String topic, Map<String, Object> consumerProperties, String startPosition,
-      Until until, Map<Integer, Long> startOffsets, Schema schema, int sampleSize) {
+      Until until, Map<Integer, Long> startOffsets, Schema schema, int sampleSize,
+      SerializableFunction<Integer, Boolean> stopReading) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.consumerProperties = consumerProperties;
@@ -121,22 +127,23 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     this.startOffsets = startOffsets;
     this.schema = schema;
     this.sampleSize = sampleSize;
+    this.stopReading = stopReading;
   }
 
   /** A read to set up with {@link #withBootstrapServers} and {@link #withTopic}. */
   public static KafkaRows read() {
     return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, Until.STOPPED,
-        Map.of(), null, 1000);
+        Map.of(), null, 1000, null);
   }
 
   /** The brokers to connect to first, {@code host:port[,host:port...]}. */
   public KafkaRows withBootstrapServers(String servers) {
-    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, startOffsets, schema, sampleSize);
+    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading);
   }
 
   /** The topic to read, all of its partitions. */
   public KafkaRows withTopic(String name) {
-    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, startOffsets, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading);
   }
 
   /**
@@ -149,7 +156,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     }
     Map<String, Object> all = new LinkedHashMap<>(consumerProperties);
     all.put(key, value);
-    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, startOffsets, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, startOffsets, schema, sampleSize, stopReading);
   }
 
   /** Where a partition without a committed offset starts: {@value #EARLIEST} (default) or {@value #LATEST}. */
@@ -158,7 +165,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (!p.equals(EARLIEST) && !p.equals(LATEST)) {
       throw new IllegalArgumentException("the start position '" + position + "' is unknown: give " + EARLIEST + " or " + LATEST);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, startOffsets, schema, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, startOffsets, schema, sampleSize, stopReading);
   }
 
   /**
@@ -168,7 +175,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withUntilAvailable() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.AVAILABLE, startOffsets, schema,
-        sampleSize);
+        sampleSize, stopReading);
   }
 
   /**
@@ -193,14 +200,41 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withLiveUntilAvailable() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_AVAILABLE, startOffsets, schema,
-        sampleSize);
+        sampleSize, stopReading);
+  }
+
+  /**
+   * A live read that ends when told: every partition from its start, read as an <b>unbounded</b>
+   * collection as with {@link #withLiveUntilAvailable()} (records produced while the pipeline runs
+   * are read as they come), until {@code stopReading} returns true for the partition. It is asked
+   * before each poll of the partition (at least every 200 ms); once it says stop, that partition's
+   * read ends at the position it has reached, and the pipeline ends by itself when every partition's
+   * read has ended: the windows still open are emitted then (a drain), or handed to the state with
+   * {@link EventTimeWindow#withState}, whose next offsets are where each read ended. What a stop
+   * signal does to a live run of the command line on a Beam runner; KafkaIO's {@code
+   * withCheckStopReadingFn} in the terms of this read. The function runs on the workers: it is
+   * serialized with the pipeline, so it reads something they can see (a file on a shared file
+   * system, a flag in a store), not the driver's memory.
+   *
+   * <pre>{@code
+   * // ends each partition's read once the file /shared/stop exists (a class of one's own, serializable)
+   * KafkaRows.Result in = p.apply(KafkaRows.read().withBootstrapServers("broker:9092")
+   *     .withTopic("orders").withLiveUntil(new StopWhenFileExists("/shared/stop")));
+   * }</pre>
+   */
+  public KafkaRows withLiveUntil(SerializableFunction<Integer, Boolean> stopReading) {
+    if (stopReading == null) {
+      throw new IllegalArgumentException("withLiveUntil needs the function that says when a partition's read ends");
+    }
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_TOLD, startOffsets, schema,
+        sampleSize, stopReading);
   }
 
   /**
    * Where each of the given partitions starts, over the consumer group's committed offset and the
    * start position: the next offsets a stored state holds, so that a run goes on where the last one
-   * stopped. For the reads up to the end offsets ({@link #withUntilAvailable()}, {@link
-   * #withLiveUntilAvailable()}); a partition the topic does not have is refused.
+   * stopped. For the reads that end ({@link #withUntilAvailable()}, {@link
+   * #withLiveUntilAvailable()}, {@link #withLiveUntil}); a partition the topic does not have is refused.
    */
   public KafkaRows withStartOffsets(Map<Integer, Long> offsets) {
     for (Map.Entry<Integer, Long> o : offsets.entrySet()) {
@@ -210,7 +244,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       }
     }
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, Map.copyOf(offsets), schema,
-        sampleSize);
+        sampleSize, stopReading);
   }
 
   /** Where the read ends. */
@@ -220,7 +254,9 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     /** At the end offsets found when the pipeline is built, as a bounded read. */
     AVAILABLE,
     /** At the end offsets found when the pipeline is built, as an unbounded (live) read that ends. */
-    LIVE_AVAILABLE
+    LIVE_AVAILABLE,
+    /** Where each partition is when the stop function says so, as an unbounded (live) read. */
+    LIVE_TOLD
   }
 
   /**
@@ -236,12 +272,12 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withRawValues() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, RAW_VALUES,
-        sampleSize);
+        sampleSize, stopReading);
   }
 
   /** The schema of the values, instead of inferring it (without the partition and offset fields). */
   public KafkaRows withSchema(Schema s) {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, s, sampleSize);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, s, sampleSize, stopReading);
   }
 
   /** How many of the topic's first records the schema is inferred from (default 1000). */
@@ -249,7 +285,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (records < 1) {
       throw new IllegalArgumentException("the sample size must be at least 1 record, got " + records);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema, records);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema, records, stopReading);
   }
 
   /** The settings a runner's UI shows for this step. */
@@ -263,9 +299,13 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       case STOPPED -> "stopped";
       case AVAILABLE -> "available";
       case LIVE_AVAILABLE -> "available, live";
-    }).withLabel(until == Until.STOPPED ? "Reads until the pipeline is stopped"
-        : until == Until.AVAILABLE ? "Reads up to the end offsets found at start"
-        : "Reads up to the end offsets found at start, as a live stream"));
+      case LIVE_TOLD -> "told, live";
+    }).withLabel(switch (until) {
+      case STOPPED -> "Reads until the pipeline is stopped";
+      case AVAILABLE -> "Reads up to the end offsets found at start";
+      case LIVE_AVAILABLE -> "Reads up to the end offsets found at start, as a live stream";
+      case LIVE_TOLD -> "Reads as a live stream until the stop function says so";
+    }));
     builder.add(DisplayData.item("consumerProperties", shownProperties()).withLabel("Consumer properties"));
     if (schema != null) {
       builder.add(DisplayData.item("schema", schema.getFields().stream()
@@ -299,11 +339,11 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       rowSchema = withPositions(schema != null ? schema : kafka.inferSchema(partitions, sampleSize));
       KafkaRowsDecoder decoder = new KafkaRowsDecoder(topic, rowSchema);
       if (until == Until.STOPPED && !startOffsets.isEmpty()) {
-        throw new IllegalArgumentException("withStartOffsets goes with a read up to the end offsets (withUntilAvailable or"
-            + " withLiveUntilAvailable); a read that follows the topic starts at the group's offsets or the start position");
+        throw new IllegalArgumentException("withStartOffsets goes with a read that ends (withUntilAvailable,"
+            + " withLiveUntilAvailable or withLiveUntil); a read that follows the topic starts at the group's offsets or the start position");
       }
       out = until != Until.STOPPED
-          ? readUntilAvailable(begin, kafka, partitions, config, decoder)
+          ? readRanges(begin, kafka, partitions, config, decoder)
           : begin.apply("ReadKafka", KafkaIO.<byte[], byte[]>read()
                   .withBootstrapServers(bootstrapServers)
                   .withTopicPartitions(partitions)
@@ -318,7 +358,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     return new Result(out, partitionNumbers);
   }
 
-  private PCollectionTuple readUntilAvailable(PBegin begin, KafkaRowsTopic kafka, List<TopicPartition> partitions,
+  private PCollectionTuple readRanges(PBegin begin, KafkaRowsTopic kafka, List<TopicPartition> partitions,
       Map<String, Object> config, KafkaRowsDecoder decoder) {
     Map<Integer, Long> start = new java.util.TreeMap<>(kafka.startOffsets(partitions, EARLIEST.equals(startPosition),
         config.containsKey(ConsumerConfig.GROUP_ID_CONFIG)));
@@ -329,18 +369,24 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       }
       start.put(given.getKey(), given.getValue());
     }
-    Map<Integer, Long> end = kafka.endOffsets(partitions);
+    // a read until told has no end offset: every partition is read, also one without records yet
+    Map<Integer, Long> end = until == Until.LIVE_TOLD ? null : kafka.endOffsets(partitions);
     List<KV<Integer, KV<Long, Long>>> ranges = new ArrayList<>();
     start.forEach((partition, from) -> {
-      if (from < end.get(partition)) {
-        ranges.add(KV.of(partition, KV.of(from, end.get(partition))));
+      long to = end == null ? Long.MAX_VALUE : end.get(partition);
+      if (from < to) {
+        ranges.add(KV.of(partition, KV.of(from, to)));
       }
     });
-    return begin
-        .apply("OffsetRanges", Create.of(ranges).withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))))
+    // a read until told is fed from a source that stays open until then (KafkaRowsOpenRanges says why)
+    PCollection<KV<Integer, KV<Long, Long>>> offsetRanges = until == Until.LIVE_TOLD
+        ? begin.apply("OffsetRanges", Read.from(new KafkaRowsOpenRanges(ranges, stopReading)))
+        : begin.apply("OffsetRanges", Create.of(ranges)
+            .withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))));
+    return offsetRanges
         .apply("SpreadPartitions", Reshuffle.viaRandomKey())
-        .apply("ReadRanges", (until == Until.LIVE_AVAILABLE
-            ? ParDo.of(new KafkaRowsLiveRangeReadFn(new KafkaRowsRange(topic, config, decoder)))
+        .apply("ReadRanges", (until != Until.AVAILABLE
+            ? ParDo.of(new KafkaRowsLiveRangeReadFn(new KafkaRowsRange(topic, config, decoder), stopReading))
             : ParDo.of(new KafkaRowsRangeReadFn(new KafkaRowsRange(topic, config, decoder))))
             .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
   }

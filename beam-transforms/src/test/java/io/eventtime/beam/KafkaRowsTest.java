@@ -330,6 +330,68 @@ class KafkaRowsTest {
     assertThat(EventTimeMetrics.stats(result, "Window")).isEqualTo(new io.eventtime.core.Stats(8, 3, 2, 3, 6, 0));
   }
 
+  /**
+   * Example L2 read with {@link KafkaRows#withLiveUntil}: the read follows the topic (rows produced
+   * while the pipeline runs are read), window 00:00 and the late rows leave while it runs, and once
+   * the stop function says so every partition's read ends where it is and the end drains the
+   * windows still open: the contract's rows and stats for L2 drained.
+   */
+  @Test
+  void liveUntil_followsTheTopicUntilTold_thenDrains_exampleL2() throws Exception {
+    broker.createTopic("l2told", 2);
+    broker.produce("l2told", 0, l2Values("00:01", "00:12", "00:03", "00:22"));
+    broker.produce("l2told", 1, l2Values("00:02"));
+    Collected.ROWS.clear();
+    DirectOptions options = PipelineOptionsFactory.fromArgs("--runner=DirectRunner").as(DirectOptions.class);
+    options.setBlockOnRun(false);
+    Pipeline p = Pipeline.create(options);
+    Path stop = dir.resolve("stop");
+    KafkaRows.Result read = p.apply(read("l2told").withSchema(Schema.builder().addStringField("k")
+        .addStringField("event_time").build()).withLiveUntil(new StopWhenFileExists(stop.toString())));
+    assertThat(read.rows().isBounded()).isEqualTo(PCollection.IsBounded.UNBOUNDED);
+    EventTimeWindowResult r = read.rows().apply("Window", EventTimeWindow.of(WindowSpec.tumbling(600_000))
+        .withTimeField("event_time").withKeys("k").withAggregates(AggregateSpec.countAll("n"))
+        .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(read.partitions()));
+    r.windows().apply("CollectWindows", ParDo.of(new Collected()));
+    r.late().apply("CollectLate", ParDo.of(new CollectedReasons()));
+    PipelineResult result = p.run();
+    String first = "k|2026-03-01T00:00:00.000Z|2026-03-01T00:10:00.000Z|3";
+    String late0 = "partition 0, arrival 2: every window of event time 2026-03-01 00:03:00 had closed at watermark"
+        + " 2026-03-01 00:12:00 (late policy window)";
+    String late1 = "partition 1, arrival 3: every window of event time 2026-03-01 00:08:00 had closed at watermark"
+        + " 2026-03-01 00:14:00 (late policy window)";
+    try {
+      awaitCollected(1); // partition 0's late row; partition 1 holds every window back
+      broker.produce("l2told", 1, l2Values("00:05", "00:14", "00:08"));
+      awaitCollected(3);
+      assertThat(Collected.ROWS.stream().map(s -> s.substring(0, s.indexOf('@'))))
+          .containsExactlyInAnyOrder(first, late0, late1); // while the read goes on: 00:10 and 00:20 stay open
+      Files.createFile(stop);
+      assertThat(result.waitUntilFinish(org.joda.time.Duration.standardMinutes(2))).isEqualTo(PipelineResult.State.DONE);
+    } finally {
+      if (result.getState() != PipelineResult.State.DONE) {
+        result.cancel();
+      }
+    }
+    assertThat(Collected.ROWS.stream().map(s -> s.substring(0, s.indexOf('@')))).containsExactlyInAnyOrder(first, late0,
+        late1, "k|2026-03-01T00:10:00.000Z|2026-03-01T00:20:00.000Z|2", "k|2026-03-01T00:20:00.000Z|2026-03-01T00:30:00.000Z|1");
+    assertThat(EventTimeMetrics.stats(result, "Window")).isEqualTo(new io.eventtime.core.Stats(8, 3, 2, 3, 6, 0));
+  }
+
+  /** Ends every partition's read once a file exists: the stop function of {@link #liveUntil_followsTheTopicUntilTold_thenDrains_exampleL2}. */
+  static final class StopWhenFileExists implements org.apache.beam.sdk.transforms.SerializableFunction<Integer, Boolean> {
+    private final String file;
+
+    StopWhenFileExists(String file) {
+      this.file = file;
+    }
+
+    @Override
+    public Boolean apply(Integer partition) {
+      return Files.exists(Path.of(file));
+    }
+  }
+
   /** A committed transaction ends a partition with a marker, an offset without a record: the live read still ends. */
   @Test
   void liveUntilAvailable_endsAtATransactionMarker() throws InterruptedException {

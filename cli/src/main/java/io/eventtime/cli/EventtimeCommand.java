@@ -211,8 +211,9 @@ public final class EventtimeCommand implements Callable<Integer> {
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
           + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
           + "Beam pipeline on that runner, printing the same rows. A kafka:// topic runs on local, or on flink "
-          + "(embedded) and direct in streaming mode with --until available (the rows printed when the job ends; "
-          + "--state without --output); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+          + "(embedded) and direct in streaming mode, with --until available (the rows printed when the job ends) or "
+          + "until SIGINT/SIGTERM (each window printed soon after it closes); --state without --output; spark "
+          + "refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
@@ -574,7 +575,8 @@ public final class EventtimeCommand implements Callable<Integer> {
     String tableName = table != null ? table : address.tableName();
     PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
     if (!chosenRunner.equals("local")) {
-      refuseKafkaOnBeam(chosenRunner, untilAvailable, stateDir);
+      refuseKafkaOnBeam(chosenRunner, idleMillis > 0, stateDir);
+      boolean endsAtAvailable = untilAvailable;
       QueryPlan plan;
       try (KafkaSource sampled = KafkaSource.open(address, properties, true)) {
         plan = SqlPlanner.bind(parsed, tableName, inferSchema(sampled.sample(sample), address));
@@ -584,7 +586,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       ResultWriter writer = writerFor(plan, rowsFile);
       try (rowsFile) {
         onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
-            chosenRunner, writer, stateDir), stateDir);
+            chosenRunner, writer, stateDir, endsAtAvailable), stateDir);
       } catch (RuntimeException | Error e) {
         writer.flushAfterFailure();
         throw e;
@@ -724,15 +726,15 @@ public final class EventtimeCommand implements Callable<Integer> {
 
   /**
    * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads up to
-   * the end offsets found at start, in one embedded job whose rows the driver reads from this
-   * machine's files, with a state but no --output beside it.
+   * the end offsets found at start or until a stop signal, in one embedded job whose rows the driver
+   * reads from this machine's files, with a state but no --output beside it.
    */
-  private void refuseKafkaOnBeam(String runnerName, boolean untilAvailable, Path stateDir) {
+  private void refuseKafkaOnBeam(String runnerName, boolean untilIdle, Path stateDir) {
     String topic = from.get(0).trim();
-    if (!untilAvailable) {
-      throw badFlag("--runner " + runnerName + " reads --from " + topic + " with --until available (every partition up"
-          + " to the end offsets found at start, then the job ends by itself): add it; --until idle=... and a run until"
-          + " SIGINT/SIGTERM are the local runner's");
+    if (untilIdle) {
+      throw badFlag("--until idle=... with --runner " + runnerName + " is not offered yet: the job's reads cannot tell"
+          + " how long the whole topic has been quiet; use --until available, or no --until (the run goes on until"
+          + " SIGINT/SIGTERM), or the local runner");
     }
     if (stateDir != null && output != null) {
       throw badFlag("--output with --state on --runner " + runnerName + " is not offered yet: the state does not hold"

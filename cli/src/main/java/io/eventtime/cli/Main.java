@@ -18,9 +18,7 @@ public final class Main {
   public static void main(String[] args) {
     // stdout itself, not System.out: a PrintStream swallows write errors (a full disk, a closed pipe)
     OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
-    int status = run(args, out, System.err);
-    StopSignal.exiting(status); // after a stop signal, its hook ends the process with this status
-    System.exit(status);
+    System.exit(run(args, out, System.err));
   }
 
   /**

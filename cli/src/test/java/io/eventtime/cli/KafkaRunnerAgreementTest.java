@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --runner <runner> --from kafka://... --until available} prints what the local runner
  * prints over the same topic ({@link RunnerAgreement#checkKafka}), and example B as two runs with
  * {@code --state} gives its rows on the runner and beside the local runner each way ({@link
- * RunnerAgreement#checkKafkaState}). Each runner's module has a subclass, with that runner's classpath.
+ * RunnerAgreement#checkKafkaState}), also as two runs until a stop signal ({@link
+ * RunnerAgreement#checkKafkaStopped}). Each runner's module has a subclass, with that runner's classpath.
  */
 public abstract class KafkaRunnerAgreementTest {
   @RegisterExtension
@@ -25,6 +26,11 @@ public abstract class KafkaRunnerAgreementTest {
   @Test
   public void seedPageAndRandomStreamsFromKafka() throws Exception {
     RunnerAgreement.checkKafka(runner(), dir, KAFKA.broker());
+  }
+
+  @Test
+  public void exampleBAsTwoRunsEndedBySigterm_windowsPrintedWhileTheRunGoesOn() throws Exception {
+    RunnerAgreement.checkKafkaStopped(runner(), dir, KAFKA.broker());
   }
 
   @Test

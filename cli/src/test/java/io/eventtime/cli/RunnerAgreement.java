@@ -161,6 +161,53 @@ public final class RunnerAgreement {
     }
   }
 
+  /**
+   * The contract's example B as two runs over one topic on {@code runner} without {@code --until},
+   * each in a child process ended by SIGTERM once its windows are printed: each window closed by
+   * the watermark is printed while the run goes on (read before the signal), and the stop hands the
+   * windows still open to the state and prints the stats line, exit 0; exactly example B's rows.
+   */
+  public static void checkKafkaStopped(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
+      throws IOException, InterruptedException {
+    String topic = "b_stopped_" + runner;
+    broker.createTopic(topic, 1);
+    List<String> args = List.of("--runner", runner, "--from", "kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--table", "events", "--state", dir.resolve("state-" + topic).toString(), "--watermark-delay", B.delay(),
+        "--late-policy", B.policy(), B_SQL);
+    broker.produce(topic, 0, bValues(B.run1().times()));
+    assertStoppedRun(args, bPrinted(B.run1().windows(), B.run1().stats()), dir.resolve("run1.err"));
+    broker.produce(topic, 0, bValues(B.run2().times()));
+    assertStoppedRun(args, bPrinted(B.run2().windows(), B.run2().stats()), dir.resolve("run2.err"));
+  }
+
+  /** Runs the command until its window rows (all of {@code printed} but the last, the stats line) are out, then stops it. */
+  private static void assertStoppedRun(List<String> args, List<String> printed, Path err)
+      throws IOException, InterruptedException {
+    Process p = ChildCommand.start(args, ProcessBuilder.Redirect.to(err.toFile()), "-Xmx1g");
+    try {
+      java.util.concurrent.BlockingQueue<String> lines = ChildCommand.lines(p);
+      List<String> windows = printed.subList(0, printed.size() - 1);
+      List<String> seen = new ArrayList<>();
+      while (seen.size() < windows.size()) {
+        String line = lines.poll(3, java.util.concurrent.TimeUnit.MINUTES);
+        assertThat(line).as("a window row while the run goes on; seen %s; stderr %s", seen, Files.readString(err))
+            .isNotNull();
+        seen.add(line);
+      }
+      assertThat(seen).containsExactlyInAnyOrderElementsOf(windows);
+      // SIGTERM by kill(1): Process.destroy() would also close the pipe the stats line comes through
+      assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();
+      assertThat(p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      assertThat(p.exitValue()).as(Files.readString(err)).isZero();
+      // the stats line, and nothing after it (the reader thread may still be reading the ended process's pipe)
+      assertThat(lines.poll(1, java.util.concurrent.TimeUnit.MINUTES)).as(Files.readString(err))
+          .isEqualTo(printed.get(printed.size() - 1));
+      assertThat(lines.poll(1, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
   private static Cli runOn(String runner, List<String> args) {
     List<String> all = new ArrayList<>(List.of("--runner", runner));
     all.addAll(args);

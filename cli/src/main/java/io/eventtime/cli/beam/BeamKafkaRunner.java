@@ -10,6 +10,7 @@ import io.eventtime.beam.ProblemRows;
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.RunSettings;
+import io.eventtime.cli.StopSignal;
 import io.eventtime.cli.output.ResultWriter;
 import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
@@ -22,13 +23,18 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -39,6 +45,7 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
@@ -48,19 +55,23 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
- * A {@code kafka://} topic with {@code --until available} on the {@code direct} or embedded
- * {@code flink} runner, in streaming mode: {@link KafkaRows#withLiveUntilAvailable()} reads each
- * partition up to the end offset found at start as a live stream, each value is read by the
- * command's own {@link PlanRows} (the local runner's types, WHERE and rejections), and {@link
- * EventTimeWindow}'s live path folds each partition by its own watermark, as the local runner's
- * processor does. The job ends by itself at the end offsets and drains the windows still open.
- * The workers hand their rows to the driver through files in a scratch folder (so the runner must
- * share this machine's file system: embedded Flink), and the driver prints them, when the job has
- * ended, in the local runner's order: window rows in close order, late and rejected rows by
- * partition and offset. With a state directory, each partition starts at the stored next offset and
- * the job hands the windows still open, each partition's watermark and next offset to the state
- * ({@link EventTimeWindow#withState}), committed once the rows are printed: the format the local
- * runner's Kafka runs store, so either runner goes on from the other's state.
+ * A {@code kafka://} topic on the {@code direct} or embedded {@code flink} runner, in streaming
+ * mode, with {@code --until available} or until a stop signal: {@link
+ * KafkaRows#withLiveUntilAvailable()} reads each partition up to the end offset found at start as
+ * a live stream, {@link KafkaRows#withLiveUntil} reads it as it comes until the stop signal ends
+ * every partition's read where it is. Each value is read by the command's own {@link PlanRows}
+ * (the local runner's types, WHERE and rejections), and {@link EventTimeWindow}'s live path folds
+ * each partition by its own watermark, as the local runner's processor does. The job ends by
+ * itself when every read has ended and drains the windows still open. The workers hand their rows
+ * to the driver through files in a scratch folder (so the runner must share this machine's file
+ * system: embedded Flink). A run until available prints them when the job has ended, in the local
+ * runner's order: window rows in close order, late and rejected rows by partition and offset. A
+ * run until stopped prints each bundle's rows as they are handed on, within a bundle in that order,
+ * so that a window is printed soon after it closes. With a state directory, each partition starts
+ * at the stored next offset and the job hands the windows still open, each partition's watermark
+ * and next offset to the state ({@link EventTimeWindow#withState}), committed once the rows are
+ * printed: the format the local runner's Kafka runs store, so either runner goes on from the
+ * other's state.
  */
 public final class BeamKafkaRunner {
   private static final String PARTITION = KafkaRows.PARTITION_FIELD;
@@ -75,11 +86,12 @@ public final class BeamKafkaRunner {
       ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
 
   /**
-   * Runs the plan over the topic up to the end offsets found at start and prints its rows and
-   * stats; {@code consumer} are the command's consumer properties ({@link KafkaSource#properties}).
+   * Runs the plan over the topic up to the end offsets found at start ({@code untilAvailable}) or
+   * until a stop signal, and prints its rows and stats; {@code consumer} are the command's consumer
+   * properties ({@link KafkaSource#properties}).
    */
   public static void run(QueryPlan plan, RunSettings settings, KafkaSource.Address address, Map<Object, Object> consumer,
-      String runner, ResultWriter out, Path stateDir) {
+      String runner, ResultWriter out, Path stateDir, boolean untilAvailable) {
     PipelineOptions options;
     try {
       options = BeamRunner.options(runner, null);
@@ -94,6 +106,7 @@ public final class BeamKafkaRunner {
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot make a scratch folder: " + e.getMessage(), e);
     }
+    Path stopFile = scratch.resolve("stop");
     EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
         .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END);
     EventTimeState state = null;
@@ -101,7 +114,8 @@ public final class BeamKafkaRunner {
       Pipeline p = Pipeline.create(options);
       KafkaRows read = KafkaRows.read().withBootstrapServers(address.servers()).withTopic(address.topic())
           .withStartPosition(String.valueOf(consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)))
-          .withRawValues().withLiveUntilAvailable();
+          .withRawValues();
+      read = untilAvailable ? read.withLiveUntilAvailable() : read.withLiveUntil(new StopFile(stopFile));
       if (stateDir != null) {
         state = EventTimeState.open(stateDir, window, KafkaSource.stateSource(address));
         read = read.withStartOffsets(storedOffsets(state.loaded(), stateDir));
@@ -130,22 +144,13 @@ public final class BeamKafkaRunner {
           .via((Row r) -> BeamRunner.encode(lateRow(r, timeColumn, source)))), scratch, "late");
       toScratch(planned.get(rejectedTag), scratch, "rejected");
       settings.openOutputs();
-      PipelineResult result = p.run();
-      result.waitUntilFinish();
-
-      List<KafkaProblem> rejected = BeamRunner.readAll(scratch, "rejected");
-      rejected.sort(KafkaProblem.ARRIVAL);
-      for (KafkaProblem r : rejected) {
-        settings.rejected(source, r.partition(), r.offset(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
+      Set<Path> printed = new HashSet<>();
+      PipelineResult result = untilAvailable ? p.run() : runPrinting(p, stopFile, scratch, printed, settings, source, out);
+      if (result.waitUntilFinish() != PipelineResult.State.DONE) {
+        throw new CliException(ErrorCode.IO_ERROR, "the " + runner + " job ended " + result.getState()
+            + ", not done: its windows are not all printed and no state is stored");
       }
-      List<KafkaProblem> late = BeamRunner.readAll(scratch, "late");
-      late.sort(KafkaProblem.ARRIVAL);
-      for (KafkaProblem l : late) {
-        settings.late(source, l.partition(), l.offset(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
-      }
-      List<WindowResult> results = BeamRunner.readAll(scratch, "windows");
-      results.sort(WindowResult.CLOSE_ORDER);
-      results.forEach(out::write);
+      printNew(scratch, printed, settings, source, out);
       settings.finish(out, EventTimeMetrics.stats(result), state == null ? null : state::commit);
     } finally {
       settings.keepAfterFailure(); // while the state is still locked
@@ -153,6 +158,86 @@ public final class BeamKafkaRunner {
         state.close();
       }
       BeamRunner.delete(scratch);
+    }
+  }
+
+  /**
+   * Runs the job until a stop signal, printing the rows the workers hand on as they come: {@code
+   * run()} waits for the job's end on a thread of its own (attached, so that the job's counters
+   * come back with it) while this one prints; the signal ends every partition's read where it is,
+   * and the job drains (or hands on) and ends.
+   */
+  private static PipelineResult runPrinting(Pipeline p, Path stopFile, Path scratch, Set<Path> printed,
+      RunSettings settings, String source, ResultWriter out) {
+    FutureTask<PipelineResult> job = new FutureTask<>(p::run);
+    Thread runner = new Thread(job, "eventtime-job");
+    runner.setDaemon(true);
+    try (StopSignal.Watch stop = StopSignal.onStop(() -> touch(stopFile))) {
+      runner.start();
+      while (!job.isDone()) {
+        Thread.sleep(200);
+        printNew(scratch, printed, settings, source, out);
+        out.flush();
+      }
+      return job.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      touch(stopFile);
+      throw new CliException(ErrorCode.IO_ERROR, "interrupted while the job ran; its reads were told to stop", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Prints the rows of the bundles handed on since the last call ({@code printed} holds those
+   * printed): rejected and late records by partition and offset, window rows in close order. Called
+   * once at the end of a run until available, so that its lines are the local runner's order; as
+   * the bundles come in a run until stopped, so that windows are printed as they close.
+   */
+  private static void printNew(Path scratch, Set<Path> printed, RunSettings settings, String source, ResultWriter out) {
+    List<KafkaProblem> rejected = BeamRunner.readNew(scratch, "rejected", printed);
+    rejected.sort(KafkaProblem.ARRIVAL);
+    for (KafkaProblem r : rejected) {
+      settings.rejected(source, r.partition(), r.offset(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
+    }
+    List<KafkaProblem> late = BeamRunner.readNew(scratch, "late", printed);
+    late.sort(KafkaProblem.ARRIVAL);
+    for (KafkaProblem l : late) {
+      settings.late(source, l.partition(), l.offset(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
+    }
+    List<WindowResult> results = BeamRunner.readNew(scratch, "windows", printed);
+    results.sort(WindowResult.CLOSE_ORDER);
+    results.forEach(out::write);
+  }
+
+  private static void touch(Path file) {
+    try {
+      Files.createFile(file);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      // a second signal: the reads are already told
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot tell the job to stop (" + file + "): " + e.getMessage(), e);
+    }
+  }
+
+  /** Ends every partition's read once the stop file exists: the workers share this machine's files. */
+  static final class StopFile implements SerializableFunction<Integer, Boolean> {
+    private final String file;
+
+    StopFile(Path file) {
+      this.file = file.toString();
+    }
+
+    @Override
+    public Boolean apply(Integer partition) {
+      return Files.exists(Path.of(file));
     }
   }
 
@@ -270,7 +355,7 @@ public final class BeamKafkaRunner {
   /**
    * Writes the lines of each bundle into a file of their own in a folder of the scratch folder,
    * once the bundle is done: a streaming job has no end at which to write one file, and the driver
-   * reads the folder once the job has ended.
+   * reads the folder while the job runs (a run until stopped) or once it has ended.
    */
   static final class ScratchFileFn extends DoFn<String, Void> {
     private final String folder;
@@ -297,7 +382,10 @@ public final class BeamKafkaRunner {
       }
       try {
         Path dir = Files.createDirectories(Path.of(folder));
-        Files.write(dir.resolve("part-" + UUID.randomUUID() + ".txt"), bundle, StandardCharsets.UTF_8);
+        String name = UUID.randomUUID() + ".txt";
+        // written aside, then renamed: the driver reads the parts while the job runs, never a part half written
+        Path aside = Files.write(dir.resolve("writing-" + name), bundle, StandardCharsets.UTF_8);
+        Files.move(aside, dir.resolve("part-" + name), StandardCopyOption.ATOMIC_MOVE);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot hand the rows to the driver in " + folder + ": " + e.getMessage(), e);
       }

@@ -32,7 +32,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -279,8 +281,13 @@ public final class BeamRunner {
     return Base64.getEncoder().encodeToString(bytes.toByteArray());
   }
 
-  @SuppressWarnings("unchecked")
   static <T> List<T> readAll(Path scratch, String name) {
+    return readNew(scratch, name, new HashSet<>());
+  }
+
+  /** The rows of the parts in folder {@code name} of {@code scratch} not in {@code done}, which gains them. */
+  @SuppressWarnings("unchecked")
+  static <T> List<T> readNew(Path scratch, String name, Set<Path> done) {
     List<T> all = new ArrayList<>();
     Path dir = scratch.resolve(name);
     if (!Files.isDirectory(dir)) {
@@ -288,6 +295,9 @@ public final class BeamRunner {
     }
     try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "part*")) {
       for (Path part : parts) {
+        if (!done.add(part)) {
+          continue;
+        }
         for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
           if (line.isEmpty()) {
             continue;
