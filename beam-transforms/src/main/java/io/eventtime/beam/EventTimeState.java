@@ -14,6 +14,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileSystems;
@@ -176,12 +177,23 @@ public final class EventTimeState implements AutoCloseable {
    * state past windows that were never written.
    */
   public void commit(PipelineResult result) {
+    commit(result, Map.of());
+  }
+
+  /**
+   * As {@link #commit(PipelineResult)}, the stored state also holding {@code outputs}: the lengths
+   * of files the driver wrote with the run's rows, by path, so that a run that goes on from this
+   * state first cuts each back to its length (core's {@code CommittedOutputs}): rows written after
+   * this commit, by a run that then failed, are not in the files twice. The command line's
+   * {@code --output} with {@code --state}.
+   */
+  public void commit(PipelineResult result, Map<String, Long> outputs) {
     PipelineResult.State finished = result.getState();
     if (finished != PipelineResult.State.DONE) {
       throw new IllegalStateException("the run ended " + finished + ", not DONE: its state is not committed, so"
           + " the next run starts from the state as it was");
     }
-    commit();
+    commit(outputs);
   }
 
   /**
@@ -190,6 +202,10 @@ public final class EventTimeState implements AutoCloseable {
    * writes the hand-off even when a sink of its rows fails; {@link #commit(PipelineResult)} checks that.
    */
   public void commit() {
+    commit(Map.of());
+  }
+
+  private void commit(Map<String, Long> outputs) {
     byte[] bytes;
     try {
       bytes = read(handoff);
@@ -197,7 +213,7 @@ public final class EventTimeState implements AutoCloseable {
       throw new IllegalStateException("the run left no state in " + handoff
           + ": commit only after the pipeline has run to the end", e);
     }
-    store.commit(codec.decode(bytes, handoff.toString()));
+    store.commit(codec.decode(bytes, handoff.toString()).withOutputs(outputs));
     deleteQuietly(List.of(handoff));
   }
 

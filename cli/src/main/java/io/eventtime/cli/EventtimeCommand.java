@@ -212,8 +212,7 @@ public final class EventtimeCommand implements Callable<Integer> {
           + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
           + "Beam pipeline on that runner, printing the same rows. A kafka:// topic runs on local, or on flink "
           + "(embedded) and direct in streaming mode, with --until available (the rows printed when the job ends) or "
-          + "until SIGINT/SIGTERM (each window printed soon after it closes); --state without --output; spark "
-          + "refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+          + "until SIGINT/SIGTERM (each window printed soon after it closes); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
@@ -575,22 +574,15 @@ public final class EventtimeCommand implements Callable<Integer> {
     String tableName = table != null ? table : address.tableName();
     PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
     if (!chosenRunner.equals("local")) {
-      refuseKafkaOnBeam(chosenRunner, idleMillis > 0, stateDir);
+      refuseKafkaOnBeam(chosenRunner, idleMillis > 0);
       boolean endsAtAvailable = untilAvailable;
       QueryPlan plan;
       try (KafkaSource sampled = KafkaSource.open(address, properties, true)) {
         plan = SqlPlanner.bind(parsed, tableName, inferSchema(sampled.sample(sample), address));
       }
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
-      RowsFile rowsFile = rows == null ? null : RowsFile.open(rows, false);
-      ResultWriter writer = writerFor(plan, rowsFile);
-      try (rowsFile) {
-        onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
-            chosenRunner, writer, stateDir, endsAtAvailable), stateDir);
-      } catch (RuntimeException | Error e) {
-        writer.flushAfterFailure();
-        throw e;
-      }
+      onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
+          chosenRunner, rows, r -> writerFor(plan, r), stateDir, endsAtAvailable), stateDir);
       return 0;
     }
     KafkaSource source = KafkaSource.open(address, properties, untilAvailable);
@@ -727,19 +719,14 @@ public final class EventtimeCommand implements Callable<Integer> {
   /**
    * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads up to
    * the end offsets found at start or until a stop signal, in one embedded job whose rows the driver
-   * reads from this machine's files, with a state but no --output beside it.
+   * reads from this machine's files.
    */
-  private void refuseKafkaOnBeam(String runnerName, boolean untilIdle, Path stateDir) {
+  private void refuseKafkaOnBeam(String runnerName, boolean untilIdle) {
     String topic = from.get(0).trim();
     if (untilIdle) {
       throw badFlag("--until idle=... with --runner " + runnerName + " is not offered yet: the job's reads cannot tell"
           + " how long the whole topic has been quiet; use --until available, or no --until (the run goes on until"
           + " SIGINT/SIGTERM), or the local runner");
-    }
-    if (stateDir != null && output != null) {
-      throw badFlag("--output with --state on --runner " + runnerName + " is not offered yet: the state does not hold"
-          + " the file's length, so a run could not cut it back after a failure; drop --output (the rows go to stdout),"
-          + " or run it on the local runner");
     }
     if (flinkMaster != null) {
       throw badFlag("--flink-master with --from " + topic + " is not offered yet: the command reads the job's rows"

@@ -34,7 +34,7 @@ public abstract class KafkaRunnerAgreementTest {
   }
 
   @Test
-  public void exampleBAsTwoRunsWithAState_onThisRunnerAndBesideTheLocalRunner() {
+  public void exampleBAsTwoRunsWithAState_onThisRunnerAndBesideTheLocalRunner() throws Exception {
     RunnerAgreement.checkKafkaState(runner(), dir, KAFKA.broker());
   }
 }

@@ -11,12 +11,15 @@ import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
 import io.eventtime.cli.RunSettings;
 import io.eventtime.cli.StopSignal;
+import io.eventtime.cli.output.OutputFile;
 import io.eventtime.cli.output.ResultWriter;
+import io.eventtime.cli.output.RowsFile;
 import io.eventtime.cli.plan.PlanRows;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.cli.source.KafkaSource;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.WindowResult;
+import io.eventtime.core.state.CommittedOutputs;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -35,6 +38,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.function.Function;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -87,11 +91,13 @@ public final class BeamKafkaRunner {
 
   /**
    * Runs the plan over the topic up to the end offsets found at start ({@code untilAvailable}) or
-   * until a stop signal, and prints its rows and stats; {@code consumer} are the command's consumer
+   * until a stop signal, and prints its rows (to {@code output}, or stdout when null, through the
+   * writer {@code writerFor} makes) and stats; {@code consumer} are the command's consumer
    * properties ({@link KafkaSource#properties}).
    */
   public static void run(QueryPlan plan, RunSettings settings, KafkaSource.Address address, Map<Object, Object> consumer,
-      String runner, ResultWriter out, Path stateDir, boolean untilAvailable) {
+      String runner, OutputFile output, Function<RowsFile, ResultWriter> writerFor, Path stateDir,
+      boolean untilAvailable) {
     PipelineOptions options;
     try {
       options = BeamRunner.options(runner, null);
@@ -143,15 +149,38 @@ public final class BeamKafkaRunner {
       toScratch(windows.late().apply("LateRows", MapElements.into(TypeDescriptors.strings())
           .via((Row r) -> BeamRunner.encode(lateRow(r, timeColumn, source)))), scratch, "late");
       toScratch(planned.get(rejectedTag), scratch, "rejected");
-      settings.openOutputs();
-      Set<Path> printed = new HashSet<>();
-      PipelineResult result = untilAvailable ? p.run() : runPrinting(p, stopFile, scratch, printed, settings, source, out);
-      if (result.waitUntilFinish() != PipelineResult.State.DONE) {
-        throw new CliException(ErrorCode.IO_ERROR, "the " + runner + " job ended " + result.getState()
-            + ", not done: its windows are not all printed and no state is stored");
+      // as the local runner: the files a state names are cut back to their committed lengths, then appended to
+      Map<String, Long> committed = state == null ? Map.of() : state.loaded().outputs();
+      CommittedOutputs.cutBack(committed);
+      if (state == null) {
+        settings.openOutputs();
+      } else {
+        settings.openOutputsInPlace(committed);
       }
-      printNew(scratch, printed, settings, source, out);
-      settings.finish(out, EventTimeMetrics.stats(result), state == null ? null : state::commit);
+      RowsFile rowsFile = output == null ? null : RowsFile.open(output, committed.containsKey(RunSettings.path(output)));
+      ResultWriter out = writerFor.apply(rowsFile);
+      try (rowsFile) {
+        Set<Path> printed = new HashSet<>();
+        PipelineResult result = untilAvailable ? p.run() : runPrinting(p, stopFile, scratch, printed, settings, source, out);
+        if (result.waitUntilFinish() != PipelineResult.State.DONE) {
+          throw new CliException(ErrorCode.IO_ERROR, "the " + runner + " job ended " + result.getState()
+              + ", not done: its windows are not all printed and no state is stored");
+        }
+        printNew(scratch, printed, settings, source, out);
+        EventTimeState stored = state;
+        settings.finish(out, EventTimeMetrics.stats(result), stored == null ? null : () -> {
+          out.flush();
+          Map<String, Long> lengths = new TreeMap<>();
+          if (rowsFile != null) {
+            lengths.put(rowsFile.path(), rowsFile.committedLength());
+          }
+          settings.committedLengths(lengths);
+          stored.commit(result, lengths);
+        });
+      } catch (RuntimeException | Error e) {
+        out.flushAfterFailure(); // the rows printed before the failure come before its error line
+        throw e;
+      }
     } finally {
       settings.keepAfterFailure(); // while the state is still locked
       if (state != null) {
@@ -243,14 +272,9 @@ public final class BeamKafkaRunner {
 
   /**
    * Where each partition goes on: the next offsets {@code stored} holds, none for a state before
-   * its first run. A state of files, or one that holds committed output files (a local run's with
-   * --output, which this run would not append to), is refused.
+   * its first run. A state of files is refused.
    */
   private static Map<Integer, Long> storedOffsets(OpenState stored, Path stateDir) {
-    if (!stored.outputs().isEmpty()) {
-      throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state holds the committed lengths"
-          + " of output files " + stored.outputs().keySet() + " (a local run with --output): go on with the local runner");
-    }
     Map<Integer, Long> offsets = new TreeMap<>();
     boolean fresh = stored.partitions().size() == 1 && stored.windows().isEmpty()
         && stored.partitions().get(0).maxEventTime() == null && stored.partitions().get(0).position() == null;
