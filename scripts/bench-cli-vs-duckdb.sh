@@ -26,12 +26,8 @@ mkdir -p "$dir"
 file="$dir/events-$bytes.ndjson"
 
 echo "building core and cli (test classes: the generator and the DuckDB harness)..." >&2
-# shellcheck disable=SC2086
-mvn -q -B ${MVN_FLAGS:-} -f "$root/pom.xml" -pl cli -am test-compile dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile="$dir/classpath-test.txt" >&2
-# the command as the launcher runs it: the module's classes and its runtime classpath, no test jars
-cp="$root/cli/target/classes:$root/core/target/classes:$(cat "$root/cli/target/classpath.txt")"
-test_cp="$root/cli/target/test-classes:$(cat "$dir/classpath-test.txt")"
+. "$root/scripts/lib/cli-bench.sh"
+build_cli_bench "$root" "$dir"
 before="${EVENTTIME_BEFORE:-}"
 [[ -z "$before" ]] || before_cp="$before/cli/target/classes:$before/core/target/classes:$(cat "$before/cli/target/classpath.txt")"
 [[ -f "$file" ]] || java -cp "$test_cp" io.eventtime.cli.bench.GenerateEvents "$file" "$bytes"

@@ -17,11 +17,8 @@ mkdir -p "$dir"
 rm -f "$dir/stop" "$dir/broker.properties" "$dir/results.tsv"
 file="$dir/events-$bytes.ndjson"
 echo "building core and cli..." >&2
-# shellcheck disable=SC2086
-mvn -q -B ${MVN_FLAGS:-} -f "$root/pom.xml" -pl cli -am test-compile dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile="$dir/classpath-test.txt" >&2
-cp="$root/cli/target/classes:$root/core/target/classes:$(cat "$root/cli/target/classpath.txt")"
-test_cp="$root/cli/target/test-classes:$root/testing/kafka-broker/target/classes:$(cat "$dir/classpath-test.txt")"
+. "$root/scripts/lib/cli-bench.sh"
+build_cli_bench "$root" "$dir"
 [[ -f "$file" ]] || java -cp "$test_cp" io.eventtime.cli.bench.GenerateEvents "$file" "$bytes"
 java -Xmx2g -cp "$test_cp" io.eventtime.cli.bench.KafkaTopics serve "$file" "$dir" >"$dir/broker.log" 2>&1 &
 broker=$!
