@@ -80,8 +80,13 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   public static final String OFFSET_FIELD = EventTimeWindow.DEFAULT_ARRIVAL_FIELD;
   /** The BYTES field of each row's value with {@link #withRawValues()}, null for a record without one. */
   public static final String VALUE_FIELD = "_value";
-  /** The value field's schema with {@link #withRawValues()}. */
-  private static final Schema RAW_VALUES = Schema.builder().addNullableField(VALUE_FIELD, FieldType.BYTES).build();
+  /** The BYTES field of each record's key with {@link #withRawValues()}, null for a record without one. */
+  public static final String KEY_FIELD = "_key";
+  /** The INT64 field of each record's Kafka timestamp (milliseconds, -1 for none) with {@link #withRawValues()}. */
+  public static final String TIMESTAMP_FIELD = "_timestamp";
+  /** The record's fields with {@link #withRawValues()}, before the partition and offset. */
+  private static final Schema RAW_VALUES = Schema.builder().addNullableField(VALUE_FIELD, FieldType.BYTES)
+      .addNullableField(KEY_FIELD, FieldType.BYTES).addInt64Field(TIMESTAMP_FIELD).build();
   /** Start each partition at its first offset (when the group has no committed offset). */
   public static final String EARLIEST = "earliest";
   /** Start each partition at its end: only records produced after the start are read. */
@@ -261,13 +266,14 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
 
   /**
    * Each record's value as it is, in the BYTES field {@value #VALUE_FIELD} (null for a record
-   * without a value), beside the partition and offset: for a reader of its own after this step,
-   * such as the command line's, which reads the values by its query's plan. Nothing is rejected
-   * here; no schema is inferred or given.
+   * without a value), its key in {@value #KEY_FIELD} (null for none) and its Kafka timestamp in
+   * {@value #TIMESTAMP_FIELD}, beside the partition and offset: for a reader of its own after this
+   * step, such as the command line's, which reads the values by its query's plan, or Hop's Event
+   * Kafka Input's. Nothing is rejected here; no schema is inferred or given.
    *
    * <pre>{@code
    * PCollection<Row> raw = p.apply(KafkaRows.read().withBootstrapServers("broker:9092")
-   *     .withTopic("orders").withRawValues()).rows(); // _value, _partition, _arrival
+   *     .withTopic("orders").withRawValues()).rows(); // _value, _key, _timestamp, _partition, _arrival
    * }</pre>
    */
   public KafkaRows withRawValues() {
@@ -439,7 +445,8 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
 
     @ProcessElement
     public void process(@Element KafkaRecord<byte[], byte[]> record, MultiOutputReceiver out) {
-      KafkaRowsDecoder.Decoded d = decoder.decode(record.getPartition(), record.getOffset(), record.getKV().getValue());
+      KafkaRowsDecoder.Decoded d = decoder.decode(record.getPartition(), record.getOffset(), record.getTimestamp(),
+          record.getKV().getKey(), record.getKV().getValue());
       if (d.row() != null) {
         out.get(ROWS).output(d.row());
       } else {

@@ -36,10 +36,13 @@ final class KafkaRowsDecoder implements Serializable {
   /** A row, or why there is none. */
   record Decoded(Row row, Row rejected) {}
 
-  /** The value at {@code offset} of {@code partition} (null: a record without a value). */
-  Decoded decode(int partition, long offset, byte[] value) {
+  /**
+   * The record at {@code offset} of {@code partition} (a null value: a record without one); the key
+   * and Kafka timestamp are kept only with raw values.
+   */
+  Decoded decode(int partition, long offset, long timestamp, byte[] key, byte[] value) {
     if (rowSchema.hasField(KafkaRows.VALUE_FIELD)) { // raw values: the reading is the next step's
-      return new Decoded(Row.withSchema(rowSchema).addValues(value, partition, offset).build(), null);
+      return new Decoded(Row.withSchema(rowSchema).addValues(value, key, timestamp, partition, offset).build(), null);
     }
     if (value == null) {
       return reject(partition, offset, null, null, "the record has no value");

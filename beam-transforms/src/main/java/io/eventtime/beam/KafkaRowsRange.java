@@ -49,7 +49,8 @@ final class KafkaRowsRange implements Serializable {
 
   /** Hands {@code record} on, stamped {@code stamp}: its row, or its rejected row. */
   void output(ConsumerRecord<byte[], byte[]> record, Instant stamp, DoFn.MultiOutputReceiver out) {
-    KafkaRowsDecoder.Decoded d = decoder.decode(record.partition(), record.offset(), record.value());
+    KafkaRowsDecoder.Decoded d = decoder.decode(record.partition(), record.offset(), record.timestamp(), record.key(),
+        record.value());
     if (d.row() != null) {
       out.get(KafkaRows.ROWS).outputWithTimestamp(d.row(), stamp);
     } else {

@@ -23,24 +23,22 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Event Kafka Input: the topic read live with KafkaIO ({@link EventKafkaRead}), an unbounded
- * stream that runs until the job is cancelled, each row's arrival position its offset. The
+ * Event Kafka Input: the topic read live ({@link EventKafkaRead}), an unbounded stream that runs
+ * until the job is cancelled or, with "stop when caught up", ends by itself at the end offsets
+ * found at the start, each row's arrival position its offset. The
  * topic's partitions are found when the pipeline is translated, with the transform's connection
  * timeout, so that a run that cannot read fails before anything runs with the local engine's
  * words; they are fixed for the run, as on the local engine, and an Event Time Window downstream
  * with a partition field waits on each of them ({@link TranslationContext#liveSource}).
  *
- * <p>Refused before the run: the settings Beam cannot give the local engine's meaning yet (stop
- * when caught up, a consumer group), and any Spark run (its runner runs no event-time timers in
+ * <p>Refused before the run: the setting Beam cannot give the local engine's meaning yet (a
+ * consumer group), and any Spark run (its runner runs no event-time timers in
  * streaming mode).
  */
 final class EventKafkaInputTranslation implements TransformTranslation {
   /** Why a Spark run is refused: the reasoning of EventTimeWindow's, in one text. */
   static final String SPARK_REFUSAL = "it reads the topic live, as an unbounded input, which the Beam Spark (eventtime)"
       + " engine cannot run: " + EventTimeWindow.SPARK_REFUSAL;
-  static final String STOP_WHEN_CAUGHT_UP_REFUSAL = "Stop when caught up: on Beam the topic is read live, until the"
-      + " run is cancelled; a read that ends at the offsets found at the start is not translated yet: clear"
-      + " 'Stop when caught up', or run this pipeline on the local engine";
   static final String GROUP_REFUSAL = "Consumer group: on the local engine the group only gets the offsets read, for"
       + " monitoring; on Beam, KafkaIO would start each partition at the group's committed offset instead of the start"
       + " position: clear the consumer group, or run this pipeline on the local engine";
@@ -67,16 +65,8 @@ final class EventKafkaInputTranslation implements TransformTranslation {
     if (settings == null) {
       return null;
     }
-    boolean refused = false;
-    if (m.isStopWhenCaughtUp()) {
-      context.problem(t, STOP_WHEN_CAUGHT_UP_REFUSAL);
-      refused = true;
-    }
     if (Settings.resolve(context.variables(), m.getConsumerGroup()) != null) {
       context.problem(t, GROUP_REFUSAL);
-      refused = true;
-    }
-    if (refused) {
       return null;
     }
     String servers = Settings.resolve(context.variables(), m.getBootstrapServers());
@@ -98,7 +88,8 @@ final class EventKafkaInputTranslation implements TransformTranslation {
     }
     boolean fromEarliest = start == null || !start.toLowerCase(Locale.ROOT).equals("latest");
     PCollectionTuple read = context.beam().apply(t.getName(),
-        new EventKafkaRead(context.workers(), t.getName(), servers, partitions, fromEarliest, rows, errors));
+        new EventKafkaRead(context.workers(), t.getName(), servers, topic, fromEarliest, m.isStopWhenCaughtUp(), rows,
+            errors));
     context.liveSource(t, partitions.stream().map(TopicPartition::partition).toList(),
         Settings.resolve(context.variables(), m.getPartitionField()));
     context.toMainTargets(t, targets, read.get(EventKafkaRead.ROWS), Arrivals.OFFSET_BITS, 0, out);

@@ -1,13 +1,11 @@
 package io.eventtime.hop.beam;
 
+import io.eventtime.beam.KafkaRows;
 import io.eventtime.beam.KafkaRowsArrivalStamps;
 import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import io.eventtime.hop.kafkainput.KafkaRecords;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.beam.sdk.io.kafka.KafkaIO;
-import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
@@ -16,16 +14,17 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The Beam read of an Event Kafka Input: KafkaIO follows the topic's partitions (unbounded, until
- * the job is cancelled), each record stamped with its arrival ({@link KafkaRowsArrivalStamps}) and read
- * into a row by the Hop transform's own {@link KafkaRecords} (so the values, types, key, Kafka
- * timestamp and reasons are those of the local engine). Each row's arrival position is its offset
- * in its partition. Records that cannot be read go to the error output when the transform has
- * error handling, and are counted as rejected in any case.
+ * The Beam read of an Event Kafka Input: {@link KafkaRows} reads the topic's records as they are
+ * (raw values, with the key and Kafka timestamp), each stamped with its arrival ({@link
+ * KafkaRowsArrivalStamps}), following the partitions until the job is cancelled or, with "stop
+ * when caught up", up to the end offsets found at the start as a live stream that ends ({@link
+ * KafkaRows#withLiveUntilAvailable()}); each record is read into a row by the Hop transform's own
+ * {@link KafkaRecords} (so the values, types, key, Kafka timestamp and reasons are those of the
+ * local engine). Each row's arrival position is its offset in its partition. Records that cannot
+ * be read go to the error output when the transform has error handling, and are counted as
+ * rejected in any case.
  */
 final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
   static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
@@ -34,37 +33,33 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
   private final HopContext context;
   private final String transformName;
   private final String servers;
-  private final List<TopicPartition> partitions;
-  private final Map<String, Object> consumerConfig;
+  private final String topic;
+  private final boolean fromEarliest;
+  private final boolean untilCaughtUp;
   private final RowLayout rows;
   private final RowLayout errors;
 
   /** {@code errors}: the layout of error rows, or null without error handling. */
-  EventKafkaRead(HopContext context, String transformName, String servers, List<TopicPartition> partitions,
-      boolean fromEarliest, RowLayout rows, RowLayout errors) {
+  EventKafkaRead(HopContext context, String transformName, String servers, String topic, boolean fromEarliest,
+      boolean untilCaughtUp, RowLayout rows, RowLayout errors) {
     this.context = context;
     this.transformName = transformName;
     this.servers = servers;
-    this.partitions = List.copyOf(partitions);
-    // as the local engine reads: committed transactions only, from the start position, no group (nothing committed)
-    this.consumerConfig = Map.of(
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromEarliest ? "earliest" : "latest",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    this.topic = topic;
+    this.fromEarliest = fromEarliest;
+    this.untilCaughtUp = untilCaughtUp;
     this.rows = rows;
     this.errors = errors;
   }
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
+    // as the local engine reads: committed transactions only (KafkaRows' default), from the start position, no group
+    KafkaRows read = KafkaRows.read().withBootstrapServers(servers).withTopic(topic)
+        .withStartPosition(fromEarliest ? KafkaRows.EARLIEST : KafkaRows.LATEST).withRawValues()
+        .withConsumerProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     PCollectionTuple out = begin
-        .apply("ReadTopic", KafkaIO.<byte[], byte[]>read()
-            .withBootstrapServers(servers)
-            .withTopicPartitions(partitions)
-            .withKeyDeserializer(ByteArrayDeserializer.class)
-            .withValueDeserializer(ByteArrayDeserializer.class)
-            .withConsumerConfigUpdates(consumerConfig)
-            .withTimestampPolicyFactory(new KafkaRowsArrivalStamps.PolicyFactory()))
+        .apply("ReadTopic", untilCaughtUp ? read.withLiveUntilAvailable() : read).rows()
         .apply("ReadRecords", ParDo.of(new ReadFn(context, transformName, rows, errors))
             .withOutputTags(ROWS, TupleTagList.of(ERRORS)));
     out.get(ROWS).setRowSchema(rows.schema());
@@ -72,7 +67,7 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
     return out;
   }
 
-  private static final class ReadFn extends HopReadFn<KafkaRecord<byte[], byte[]>> {
+  private static final class ReadFn extends HopReadFn<Row> {
     private transient KafkaRecords records;
 
     ReadFn(HopContext context, String transformName, RowLayout rows, RowLayout errors) {
@@ -87,10 +82,11 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
     }
 
     @ProcessElement
-    public void process(@Element KafkaRecord<byte[], byte[]> r, MultiOutputReceiver out) {
-      KafkaRecords.Record record = records.read(r.getPartition(), r.getOffset(), r.getTimestamp(),
-          r.getKV().getKey(), r.getKV().getValue());
-      handOn(record.isRejected(), record.values(), record.error(), record.errorField(), r.getOffset(), out);
+    public void process(@Element Row r, MultiOutputReceiver out) {
+      long offset = r.getInt64(KafkaRows.OFFSET_FIELD);
+      KafkaRecords.Record record = records.read(r.getInt32(KafkaRows.PARTITION_FIELD), offset,
+          r.getInt64(KafkaRows.TIMESTAMP_FIELD), r.getBytes(KafkaRows.KEY_FIELD), r.getBytes(KafkaRows.VALUE_FIELD));
+      handOn(record.isRejected(), record.values(), record.error(), record.errorField(), offset, out);
     }
   }
 }

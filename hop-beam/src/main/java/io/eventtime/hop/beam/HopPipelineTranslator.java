@@ -1,6 +1,7 @@
 package io.eventtime.hop.beam;
 
 import io.eventtime.beam.EventTimeState;
+import io.eventtime.hop.kafkainput.EventKafkaInputMeta;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -97,12 +98,15 @@ public final class HopPipelineTranslator {
   }
 
   /**
-   * Whether {@code meta} reads a live stream (an Event Kafka Input): its Beam run is unbounded and
-   * ends only when it is cancelled, so the engines run it in streaming mode, detached.
+   * Whether {@code meta} reads a live stream that ends only when the run is cancelled (an Event
+   * Kafka Input without "stop when caught up"), so the engines run it in streaming mode, detached.
+   * A read that stops when caught up is unbounded too, but ends by itself: the runner goes
+   * streaming on its own, and the run is waited for as a bounded one is.
    */
   public static boolean readsLive(PipelineMeta meta) {
     Set<String> live = new EventKafkaInputTranslation().pluginIds();
-    return meta.getTransforms().stream().anyMatch(t -> live.contains(t.getTransformPluginId()));
+    return meta.getTransforms().stream().anyMatch(t -> live.contains(t.getTransformPluginId())
+        && !((EventKafkaInputMeta) t.getTransform()).isStopWhenCaughtUp());
   }
 
   private void translateAll() {

@@ -48,7 +48,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * run closes a window only when every partition's watermark has passed it: each partition ends
  * with a record of user {@value #CLOSER}, an hour later, which closes every other window and whose
  * own window only the local run writes. Also: the runner's engine runs a live pipeline from Hop
- * until it is stopped.
+ * until it is stopped, and one that stops when caught up to its end, with the local engine's files.
  */
 public abstract class LiveKafkaEquivalenceSuite {
   /** The options of a live run on the runner under test: {@code run()} must return while the job runs. */
@@ -151,6 +151,42 @@ public abstract class LiveKafkaEquivalenceSuite {
     assertThat(engine.findComponent("Read", 0).getLinesInput()).isEqualTo(countsAfterAStop() ? 3L : 0L);
     assertThat(log).contains("Execution stopped on Beam's " + runConfiguration().runner().name().toLowerCase(Locale.ROOT)
             + " runner with run configuration 'live'");
+  }
+
+  /**
+   * With "stop when caught up" the Beam read ends at the end offsets found at the start, as the
+   * local engine's does: the engine runs the pipeline from Hop to its end by itself (three
+   * partitions, the window waiting on each), and every file, the windows drained at the end
+   * included, holds exactly the local engine's lines.
+   */
+  @org.junit.jupiter.api.Test
+  void theEngineRunsAPipelineThatStopsWhenCaughtUpToItsEnd_theLocalEnginesFiles() throws Exception {
+    String topic = "hop-beam-caught-up";
+    broker.createTopic(topic, 3);
+    Random random = new Random(11);
+    for (int p = 0; p < 3; p++) {
+      broker.produce(topic, p, records(random, p));
+    }
+    Path local = dir.resolve("local");
+    HopBeamTesting.runLocal(pipeline(topic, 3, true, local), Map.of());
+    Map<String, List<String>> expected = HopBeamTesting.files(local);
+
+    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
+        new Variables());
+    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("caught-up", "", null,
+        List.of(), runConfiguration(), null, false));
+    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "caught-up",
+        metadata, pipeline(topic, 3, true, dir.resolve("beam")));
+    engine.execute();
+    engine.waitUntilFinished();
+    String log = HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString();
+    assertThat(engine.getErrors()).as(log).isZero();
+    Map<String, List<String>> written = HopBeamTesting.files(dir.resolve("beam"));
+    assertThat(written.keySet()).isEqualTo(expected.keySet());
+    for (String file : expected.keySet()) {
+      // the lines of one file come in the order the Beam steps hand them on, which the runner chooses
+      assertThat(written.get(file)).as(file).containsExactlyInAnyOrderElementsOf(expected.get(file));
+    }
   }
 
   /**

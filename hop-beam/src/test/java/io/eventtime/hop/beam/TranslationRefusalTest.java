@@ -144,14 +144,11 @@ class TranslationRefusalTest {
   }
 
   @Test
-  void anEventKafkaInputThatStopsWhenCaughtUpOrHasAConsumerGroup() {
+  void anEventKafkaInputWithAConsumerGroup() {
     EventKafkaInputMeta kafka = kafka();
     kafka.setStopWhenCaughtUp(true);
     kafka.setConsumerGroup("windows");
     assertThat(problems(kafkaPipeline(kafka).meta())).containsExactly(
-        "Transform 'Read topic': Stop when caught up: on Beam the topic is read live, until the run is cancelled; a"
-            + " read that ends at the offsets found at the start is not translated yet: clear 'Stop when caught up', or"
-            + " run this pipeline on the local engine",
         "Transform 'Read topic': Consumer group: on the local engine the group only gets the offsets read, for"
             + " monitoring; on Beam, KafkaIO would start each partition at the group's committed offset instead of the"
             + " start position: clear the consumer group, or run this pipeline on the local engine");
