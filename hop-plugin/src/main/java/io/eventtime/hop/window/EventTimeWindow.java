@@ -125,7 +125,24 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     data.processor = data.store != null && data.store.hasState() || !s.partitioning().isPartitioned()
         ? PartitionedWindowProcessor.resume(s.query(), this::emit, state)
         : new PartitionedWindowProcessor(s.query(), s.partitioning().count(), this::emit);
+    retellIdleAdvances(state, s);
     return true;
+  }
+
+  /**
+   * Tells a processor resumed from {@code held} which watermarks the idle timeout set, so that a
+   * late row's reason still names it (core keeps the advance, not where it came from).
+   */
+  private void retellIdleAdvances(OpenState held, WindowSettings s) {
+    if (held == null || s.idleTimeoutMillis() <= 0) {
+      return;
+    }
+    for (int p = 0; p < held.partitions().size(); p++) {
+      Long idle = held.partitions().get(p).idleWatermark();
+      if (idle != null) {
+        data.processor.advanceIdleTo(p, idle, s.idleTimeoutMillis());
+      }
+    }
   }
 
   /**
@@ -319,7 +336,9 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     Key key = keyOf(row);
     Object[] inputs = inputsOf(row);
     synchronized (data.lock) {
-      data.lastRowNanos = System.nanoTime();
+      if (data.idleDueAt != null) {
+        data.idleDueAt[partition] = System.currentTimeMillis() + s.idleTimeoutMillis();
+      }
       boolean folded;
       try {
         folded = data.processor.process(partition, key, eventTime, inputs);
@@ -456,6 +475,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     } else {
       data.before = data.stats();
       data.processor = PartitionedWindowProcessor.resume(data.settings.query(), this::emit, held);
+      retellIdleAdvances(held, data.settings);
     }
     Map<String, Long> lengths = new TreeMap<>();
     if (!committedLengths(data.windowFiles, data.windowRowsSent, lengths)
@@ -735,13 +755,19 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
   }
 
   /**
-   * When no row has come for the idle timeout, the stream's time is taken to move on with the
-   * wall clock: the watermark advances by the wall-clock time since the last row, and the windows
-   * it passes are emitted without waiting for more rows.
+   * The idle timeout (docs/semantics.md, "Idle partitions"): a partition that has had no row with
+   * an event time for the timeout (counted from now for one that has had none) takes the wall
+   * clock less the delay as its watermark when that is ahead of its own, and again every timeout
+   * while it stays quiet; the windows the stream's watermark then passes are emitted without
+   * waiting for more rows. The rule is core's ({@link PartitionedWindowProcessor#advanceIdleTo});
+   * this watch reads the wall clock, as the processor is made anew at each commit.
    */
   private void startIdleWatch(long idleMillis) {
     long period = Math.max(10, Math.min(idleMillis / 4, 1000));
-    data.lastRowNanos = System.nanoTime();
+    synchronized (data.lock) {
+      data.idleDueAt = new long[data.processor.partitions()];
+      java.util.Arrays.fill(data.idleDueAt, System.currentTimeMillis() + idleMillis);
+    }
     data.idleWatch = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "eventtime-idle-watch-" + getTransformName());
       t.setDaemon(true);
@@ -752,14 +778,18 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
 
   private void idleTick(long idleMillis) {
     synchronized (data.lock) {
-      Long watermark = data.processor.watermark();
-      long idle = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - data.lastRowNanos);
-      if (data.finished || watermark == null || idle < idleMillis) {
+      if (data.finished) {
         return;
       }
+      long now = System.currentTimeMillis();
+      long delay = data.settings.query().delayMillis();
       try {
-        data.processor.advanceWatermarkTo(0, watermark + idle);
-        data.lastRowNanos = System.nanoTime();
+        for (int p = 0; p < data.idleDueAt.length; p++) {
+          if (now >= data.idleDueAt[p]) {
+            data.idleDueAt[p] = now + idleMillis;
+            data.processor.advanceIdleTo(p, now < Long.MIN_VALUE + delay ? Long.MIN_VALUE : now - delay, idleMillis);
+          }
+        }
       } catch (EmitFailed e) {
         logError(BaseMessages.getString(PKG, "EventTimeWindow.Log.IdleEmitFailed", e.getCause().getMessage()),
             e.getCause());

@@ -78,7 +78,8 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   /** The processor is shared with the idle watch: both hold this lock while they use it. */
   final Object lock = new Object();
   ScheduledExecutorService idleWatch;
-  long lastRowNanos;
+  /** With an idle timeout: the wall time (epoch ms) at which each partition next counts as idle, unless a row comes. */
+  long[] idleDueAt;
   boolean finished;
 
   /** The file name and line number fields of a followed input, and where they are in the rows. */

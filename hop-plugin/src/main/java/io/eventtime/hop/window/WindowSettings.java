@@ -192,7 +192,7 @@ public final class WindowSettings {
     }
 
     String stateFolder = Settings.resolve(variables, meta.getStateFolder());
-    Partitioning partitioning = partitioning(meta, variables, input, idle > 0, stateFolder != null, problems);
+    Partitioning partitioning = partitioning(meta, variables, input, stateFolder != null, problems);
 
     WindowQuery query = problems.size() > before || spec == null ? null
         : new WindowQuery(spec, keyFields, aggregates, delay, policy);
@@ -206,7 +206,7 @@ public final class WindowSettings {
    * rejected, not taken as a partition that joins later.
    */
   private static Partitioning partitioning(EventTimeWindowMeta meta, IVariables variables, IRowMeta input,
-      boolean idleTimeout, boolean stateFolder, List<String> problems) {
+      boolean stateFolder, List<String> problems) {
     String field = Settings.resolve(variables, meta.getPartitionField());
     String countText = Settings.resolve(variables, meta.getPartitions());
     String offsetField = Settings.resolve(variables, meta.getOffsetField());
@@ -261,10 +261,6 @@ public final class WindowSettings {
         problems.add("Offset field: '" + offsetField + "' is a " + input.getValueMeta(offsetIndex).getTypeDesc()
             + ": the offset field must be an Integer (Event Kafka Input's offset field is one)");
       }
-    }
-    if (idleTimeout) {
-      problems.add("Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come):"
-          + " clear the idle timeout, or the partition field");
     }
     return new Partitioning(field, index, count, offsetField, offsetIndex);
   }

@@ -268,11 +268,37 @@ class WindowBehaviourTest {
     // no row comes after these: the window [0 s, 1 s) closes once about a second of wall clock has passed
     run.await("the window closed by the idle timeout", Duration.ofSeconds(20), () -> run.result().rows("out").size() == 1);
     assertThat(Rows.text(run.result().rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:00:01|2");
-    // the watermark moved on with the clock: a row behind it is late now
-    run.put(T0 + 500L);
+    // the contract's rule: the watermark is now the wall clock (December) less the delay, so a row of March is late,
+    // a minute after the others too (a watermark moved on by the idle time alone would have kept that one)
+    run.put(T0 + 500L).put(T0 + MIN);
     LocalRun.Result r = run.finish();
     assertThat(r.rows("out")).hasSize(1);
-    assertThat(data(r).processor().stats()).extracting(Stats::rowsIn, Stats::lateDropped).containsExactly(3L, 1L);
+    assertThat(data(r).processor().stats()).extracting(Stats::rowsIn, Stats::lateDropped).containsExactly(4L, 2L);
+    assertThat(data(r).processor().lateReason(0, T0 + MIN)).startsWith("every window of event time 2026-03-01 00:01:00"
+        + " had closed at watermark ").contains("set by the idle timeout after the stream had no row for 200 ms");
+  }
+
+  /**
+   * With a partition field each partition is idle on its own (the contract's L5): a partition that
+   * never has a row holds every window back until the idle timeout lets its watermark go to the
+   * wall clock; then the other partition's watermark closes the window, while the run goes on.
+   */
+  @Test
+  void withAPartitionFieldAQuietPartitionStopsHoldingWindowsBackAfterTheIdleTimeout() throws Exception {
+    EventTimeWindowMeta w = tumbling("1 SECOND", new WindowAggregate(null, "count", "n"));
+    w.setPartitionField("p");
+    w.setPartitions("2");
+    w.setIdleTimeout("300 MILLISECONDS");
+    IRowMeta in = layout(new ValueMetaInteger("p"), new ValueMetaInteger("event_time"));
+    LocalRun.Started run = new LocalRun(new PipelineBuilder("idle-partition").injector("in", in).transform("window", w)
+        .dummy("out").hop("in", "window").hop("window", "out").build()).inject("in", in, List.of()).start("out");
+    run.put(0L, T0 + 100L).put(0L, T0 + 1_500L);
+    run.await("the window closed once partition 1 was idle", Duration.ofSeconds(20),
+        () -> run.result().rows("out").size() == 1);
+    assertThat(Rows.text(run.result().rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:00:01|1");
+    LocalRun.Result r = run.finish();
+    assertThat(Rows.text(r.rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:00:01|1",
+        "2026-03-01 00:00:01|2026-03-01 00:00:02|1");
   }
 
   @Test

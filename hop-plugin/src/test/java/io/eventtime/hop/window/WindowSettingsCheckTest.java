@@ -276,8 +276,7 @@ class WindowSettingsCheckTest {
         "Partitions: 'three' is not a whole number of at least 1: give the topic's partition count, e.g. 3",
         "Offset field: missing: with a partition field and a state folder, pick the field with each row's offset in"
             + " its partition (Event Kafka Input's _offset), so that the state records where each partition goes on",
-        "Idle timeout: not with a partition field yet (per-partition idle watermarks are still to come): clear the"
-            + " idle timeout, or the partition field", NO_KAFKA_UPSTREAM);
+        NO_KAFKA_UPSTREAM);
 
     m.setIdleTimeout(null);
     m.setPartitions("3");
