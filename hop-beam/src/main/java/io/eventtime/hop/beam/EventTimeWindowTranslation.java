@@ -88,6 +88,10 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     if (partitions != null && s.partitioning().isPartitioned()) {
       transform = transform.withPartitionField(s.partitioning().field()).withPartitions(partitions);
     }
+    if (partitions != null && s.idleTimeoutMillis() > 0) {
+      // the local engine's rule is the contract's, which the live path's idle timeout follows
+      transform = transform.withIdleTimeout(java.time.Duration.ofMillis(s.idleTimeoutMillis()));
+    }
     if (s.stateFolder() != null) {
       try {
         EventTimeState state = EventTimeState.open(folder(s.stateFolder()), transform);
@@ -124,7 +128,7 @@ final class EventTimeWindowTranslation implements TransformTranslation {
   /**
    * The partitions of the live stream the window reads, as its settings must give them on Beam;
    * null, with the problems, for a setting the live path cannot run with the local engine's
-   * meaning: a state folder or an idle timeout (not translated yet), rows of several live inputs,
+   * meaning: a state folder (not translated yet), rows of several live inputs,
    * several partitions without the partition field, a partition field other than the input's, or
    * a Partitions count other than the topic's.
    */
@@ -134,11 +138,6 @@ final class EventTimeWindowTranslation implements TransformTranslation {
       context.problem(t, "State folder: on a live stream (Event Kafka Input) the Beam engines do not keep the window's"
           + " state yet (a streaming run ends by being cancelled, which hands nothing on): clear the state folder, or"
           + " run this pipeline on the local engine, which keeps it");
-      refused = true;
-    }
-    if (s.idleTimeoutMillis() > 0) {
-      context.problem(t, "Idle timeout: on a live stream the Beam engines do not move a quiet partition's watermark"
-          + " by the local engine's rule yet: clear the idle timeout, or run this pipeline on the local engine");
       refused = true;
     }
     List<TranslationContext.LiveSource> sources = context.liveSourcesUpstream(t);

@@ -52,10 +52,7 @@ class KafkaOnBeamTest extends LiveKafkaEquivalenceSuite {
     window.setOffsetField(null);
     window.setPartitionField(null);
     window.setPartitions(null);
-    window.setIdleTimeout("30 SECONDS");
     assertThat(problems(meta)).containsExactly(
-        "Transform 'Window': Idle timeout: on a live stream the Beam engines do not move a quiet partition's watermark"
-            + " by the local engine's rule yet: clear the idle timeout, or run this pipeline on the local engine",
         "Transform 'Window': it reads the 3 partitions of the topic of 'Read' as one stream, whose order Beam does not"
             + " keep across partitions: set its partition field to '_partition' and Partitions to 3 (each partition then"
             + " has its own watermark), or run this pipeline on the local engine");

@@ -154,6 +154,31 @@ public abstract class LiveKafkaEquivalenceSuite {
   }
 
   /**
+   * The window's idle timeout on the live path (the contract's rule, as on the local engine): a
+   * partition that never has a record holds every window back (without the timeout, none would
+   * leave); once a partition has had no record for the timeout, its watermark is the wall clock
+   * less the delay. Both partitions go quiet here (the other after its three records), so every
+   * window leaves while the run goes on, the event times being in the past.
+   */
+  @org.junit.jupiter.api.Test
+  void aQuietPartitionStopsHoldingWindowsBackAfterTheIdleTimeout() throws Exception {
+    String topic = "hop-beam-idle";
+    broker.createTopic(topic, 2);
+    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
+        event("ann", 3, String.valueOf(START + 16_000)));
+    PipelineMeta meta = pipeline(topic, 2, false, dir.resolve("idle"));
+    ((EventTimeWindowMeta) meta.findTransform("Window").getTransform()).setIdleTimeout("2 SECONDS");
+    Map<String, List<String>> written = runLive(meta, liveOptions(), dir.resolve("idle"), Map.of("windows.ndjson", 3));
+    assertThat(written.get("windows.ndjson")).containsExactlyInAnyOrder(
+        "{\"user\":\"ann\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":1}",
+        "{\"user\":\"bob\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
+            + "\"total\":2}",
+        "{\"user\":\"ann\",\"window_start\":\"2026-07-18 10:00:10\",\"window_end\":\"2026-07-18 10:00:20\",\"events\":1,"
+            + "\"total\":3}");
+  }
+
+  /**
    * With "stop when caught up" the Beam read ends at the end offsets found at the start, as the
    * local engine's does: the engine runs the pipeline from Hop to its end by itself (three
    * partitions, the window waiting on each), and every file, the windows drained at the end
