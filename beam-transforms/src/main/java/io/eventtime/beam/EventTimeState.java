@@ -57,6 +57,8 @@ public final class EventTimeState implements AutoCloseable {
   private final StoredState store;
   private final StateCodec codec;
   private final OpenState loaded;
+  /** The state the last {@link #commit} stored, null before one. */
+  private OpenState committed;
   private final ResourceId handoff;
 
   private EventTimeState(StoredState store, StateCodec codec, ResourceId directory) {
@@ -148,6 +150,11 @@ public final class EventTimeState implements AutoCloseable {
   }
 
   /** The state as the previous run left it. */
+  /** The state the last commit stored (each partition's next offset, for one), or null before a commit. */
+  public OpenState committed() {
+    return committed;
+  }
+
   public OpenState loaded() {
     return loaded;
   }
@@ -213,7 +220,8 @@ public final class EventTimeState implements AutoCloseable {
       throw new IllegalStateException("the run left no state in " + handoff
           + ": commit only after the pipeline has run to the end", e);
     }
-    store.commit(codec.decode(bytes, handoff.toString()).withOutputs(outputs));
+    committed = codec.decode(bytes, handoff.toString()).withOutputs(outputs);
+    store.commit(committed);
     deleteQuietly(List.of(handoff));
   }
 

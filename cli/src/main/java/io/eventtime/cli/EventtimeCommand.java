@@ -732,10 +732,6 @@ public final class EventtimeCommand implements Callable<Integer> {
       throw badFlag("--flink-master with --from " + topic + " is not offered yet: the command reads the job's rows"
           + " from files on this machine, so the job runs on embedded Flink (drop --flink-master)");
     }
-    if (kafkaGroup != null) {
-      throw badFlag("--kafka-group with --runner " + runnerName + ": the local runner commits the offsets it read to"
-          + " the group, for monitoring; a Beam runner commits none (drop --kafka-group)");
-    }
   }
 
   /** Runs the plan on a Beam runner, whose classes the launcher puts on the classpath for that runner only. */

@@ -233,10 +233,6 @@ class KafkaSourceTest {
         B_SQL).out()).containsExactly(
         Cli.error("INVALID_ARGUMENT", "--flink-master with --from " + topic + " is not offered yet: the command reads"
             + " the job's rows from files on this machine, so the job runs on embedded Flink (drop --flink-master)"));
-    assertThat(Cli.run("--from", topic, "--runner", "direct", "--until", "available", "--kafka-group", "g",
-        B_SQL).out()).containsExactly(
-        Cli.error("INVALID_ARGUMENT", "--kafka-group with --runner direct: the local runner commits the offsets it read"
-            + " to the group, for monitoring; a Beam runner commits none (drop --kafka-group)"));
     assertThat(Cli.run("--from", "kafka://127.0.0.1:9092/orders", "--until", "idle", B_SQL).status()).isEqualTo(2);
     assertThat(Cli.run("--from", "kafka://127.0.0.1:9092", B_SQL).out()).containsExactly(
         Cli.error("INVALID_ARGUMENT", "--from kafka://127.0.0.1:9092 names no topic: write kafka://127.0.0.1:9092/orders"));

@@ -151,14 +151,18 @@ public final class RunnerAgreement {
       broker.createTopic(topic, 1);
       Path state = dir.resolve("state-" + topic);
       Path output = dir.resolve("windows-" + topic + ".ndjson");
+      String group = "group-" + topic;
       List<String> args = List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic, "--table", "events",
-          "--until", "available", "--state", state.toString(), "--output", output.toString(), "--watermark-delay",
-          B.delay(), "--late-policy", B.policy(), B_SQL);
+          "--until", "available", "--state", state.toString(), "--output", output.toString(), "--kafka-group", group,
+          "--watermark-delay", B.delay(), "--late-policy", B.policy(), B_SQL);
       broker.produce(topic, 0, bValues(B.run1().times()));
       Cli run1 = runOn(pairs.get(i).get(0), args);
       List<String> printed1 = bPrinted(B.run1().windows(), B.run1().stats());
       assertThat(run1.out()).as("run 1 on %s, stderr %s", pairs.get(i).get(0), run1.err())
           .containsExactly(printed1.get(printed1.size() - 1));
+      // the group is told the stored next offset, for monitoring
+      assertThat(committedOffset(broker, group, topic)).as("the group's offset after run 1 on %s", pairs.get(i).get(0))
+          .isEqualTo((long) B.run1().times().size());
       // as if a run had written rows after its last commit and then been killed: the next run cuts them off
       Files.writeString(output, "{\"window_start\":\"written after the commit", java.nio.file.StandardOpenOption.APPEND);
       broker.produce(topic, 0, bValues(B.run2().times()));
@@ -170,6 +174,23 @@ public final class RunnerAgreement {
       windows.addAll(printed2.subList(0, printed2.size() - 1));
       assertThat(Files.readAllLines(output)).as("--output after run 1 on %s and run 2 on %s", pairs.get(i).get(0),
           pairs.get(i).get(1)).containsExactlyElementsOf(windows);
+      assertThat(committedOffset(broker, group, topic)).as("the group's offset after run 2 on %s", pairs.get(i).get(1))
+          .isEqualTo((long) B.run1().times().size() + B.run2().times().size());
+    }
+  }
+
+  /** The offset {@code group} has committed for partition 0 of {@code topic}, null for none. */
+  private static Long committedOffset(io.eventtime.testing.kafka.KafkaBroker broker, String group, String topic) {
+    java.util.Properties p = new java.util.Properties();
+    p.put("bootstrap.servers", broker.bootstrapServers());
+    p.put("group.id", group);
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(p,
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+      org.apache.kafka.clients.consumer.OffsetAndMetadata m = c.committed(java.util.Set.of(tp)).get(tp);
+      return m == null ? null : m.offset();
     }
   }
 

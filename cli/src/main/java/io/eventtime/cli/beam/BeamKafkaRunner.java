@@ -87,7 +87,9 @@ public final class BeamKafkaRunner {
   /** Consumer properties the read sets itself from the command's flags, not from {@code --kafka-option}. */
   private static final List<String> READ_OWN = List.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
       ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+      ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+      // the group only gets the stored offsets, for monitoring: the reads start where the state or --kafka-start says
+      ConsumerConfig.GROUP_ID_CONFIG);
 
   /**
    * Runs the plan over the topic up to the end offsets found at start ({@code untilAvailable}) or
@@ -176,6 +178,9 @@ public final class BeamKafkaRunner {
           }
           settings.committedLengths(lengths);
           stored.commit(result, lengths);
+          KafkaSource.commitToGroup(groupProperties(consumer), address.topic(),
+              KafkaSource.offsets(stored.committed().partitions().stream().map(OpenState.Partition::position)
+                  .toArray(OpenState.Position[]::new)));
         });
       } catch (RuntimeException | Error e) {
         out.flushAfterFailure(); // the rows printed before the failure come before its error line
@@ -244,6 +249,13 @@ public final class BeamKafkaRunner {
     List<WindowResult> results = BeamRunner.readNew(scratch, "windows", printed);
     results.sort(WindowResult.CLOSE_ORDER);
     results.forEach(out::write);
+  }
+
+  /** The command's consumer properties as a {@code Properties}, for a consumer of the group's commit. */
+  private static java.util.Properties groupProperties(Map<Object, Object> consumer) {
+    java.util.Properties p = new java.util.Properties();
+    p.putAll(consumer);
+    return p;
   }
 
   private static void touch(Path file) {

@@ -499,6 +499,27 @@ public final class KafkaSource implements LiveFeed, Closeable {
     toCommit.set(offsets);
   }
 
+  /**
+   * Tells the consumer group {@code properties} name (if any) {@code nextOffsets}, by partition, for
+   * monitoring, with a consumer of its own: a Beam runner's run, whose reads commit nothing, once
+   * its state is stored. A failure is not the run's: the state holds the truth.
+   */
+  public static void commitToGroup(Properties properties, String topic, long[] nextOffsets) {
+    if (!properties.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
+      return;
+    }
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (int p = 0; p < nextOffsets.length; p++) {
+      offsets.put(new TopicPartition(topic, p), new OffsetAndMetadata(nextOffsets[p]));
+    }
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer())) {
+      consumer.commitSync(offsets, Duration.ofSeconds(5));
+    } catch (KafkaException e) {
+      // monitoring only
+    }
+  }
+
   /** Commits what is still to be told to the group, then closes the consumer. */
   @Override
   public void close() {
