@@ -11,8 +11,9 @@
 # per 200,000 events when this was written. Each run's line and log stay in benchmarks/target/bench-runners/.
 #   scripts/bench-beam-runners.sh [events] [runs] [session events]     (default: 1000000 3 200000)
 # RUNNERS picks runners (default: "direct flink spark"); MVN_FLAGS adds Maven flags (e.g. -o);
-# JOB_JAVA_OPTS adds JVM options to the runs (e.g. a JFR recording). Run it under `nice -n 19` on a
-# shared machine.
+# JOB_JAVA_OPTS adds JVM options to the runs (e.g. a JFR recording); PIPELINE_ARGS adds pipeline
+# options to both sides (e.g. RUNNERS=spark PIPELINE_ARGS=--storageLevel=MEMORY_ONLY_SER). Run it under
+# `nice -n 19` on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVENTS=${1:-1000000}
@@ -60,7 +61,7 @@ for runner in $RUNNERS; do
         name="$runner-$window-${side/:/-}-$run"
         # shellcheck disable=SC2086
         if ! java -Xmx3g $opens ${JOB_JAVA_OPTS:-} -cp "$CP" io.eventtime.benchmarks.RunnerBenchmark \
-            "$runner" "${side%%:*}" "$window" "${side##*:}" "$events" "$WORK/results.tsv" \
+            "$runner" "${side%%:*}" "$window" "${side##*:}" "$events" "$WORK/results.tsv" ${PIPELINE_ARGS:-} \
             >"$WORK/$name.out" 2>"$WORK/$name.log"; then
           echo "$name failed (no numbers from it):" >&2
           tail -n 30 "$WORK/$name.log" >&2

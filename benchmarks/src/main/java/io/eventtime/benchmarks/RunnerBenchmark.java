@@ -71,6 +71,8 @@ import org.joda.time.Duration;
  * <pre>{@code
  * java -cp ... io.eventtime.benchmarks.RunnerBenchmark flink eventtime hopping event 1000000 /tmp/results.tsv
  * java -cp ... io.eventtime.benchmarks.RunnerBenchmark spark beam tumbling - 1000000 /tmp/results.tsv
+ * java -cp ... io.eventtime.benchmarks.RunnerBenchmark spark eventtime tumbling window 1000000 /tmp/results.tsv \
+ *     --storageLevel=MEMORY_ONLY_SER
  * }</pre>
  */
 public final class RunnerBenchmark {
@@ -80,10 +82,20 @@ public final class RunnerBenchmark {
 
   private RunnerBenchmark() {}
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 6 || !RUNNERS.contains(args[0]) || !List.of("eventtime", "beam").contains(args[1])) {
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      System.exit(1); // a failed check must end the JVM too, whatever threads the runner left
+    }
+    System.exit(0); // an embedded cluster's threads would keep the JVM
+  }
+
+  private static void run(String[] args) throws IOException {
+    if (args.length < 6 || !RUNNERS.contains(args[0]) || !List.of("eventtime", "beam").contains(args[1])) {
       System.err.println("usage: RunnerBenchmark direct|flink|spark eventtime|beam tumbling|hopping|session "
-          + "window|event|- <events> <results.tsv>");
+          + "window|event|- <events> <results.tsv> [pipeline options...]");
       System.exit(2);
     }
     String runner = args[0];
@@ -94,7 +106,7 @@ public final class RunnerBenchmark {
     Events.spec(window); // refuses an unknown window before anything runs
     Events.rows(count);
 
-    Pipeline p = Pipeline.create(options(runner));
+    Pipeline p = Pipeline.create(options(runner, Arrays.copyOfRange(args, 6, args.length)));
     WindowQuery query = side.equals("eventtime") ? Events.query(window, policy) : null;
     if (query != null) {
       DirectRunnerPipelines.events(p, "slices", count)
@@ -139,19 +151,23 @@ public final class RunnerBenchmark {
       Files.writeString(results, HEADER + "\n");
     }
     Files.writeString(results, line + "\n", StandardOpenOption.APPEND);
-    System.exit(0); // an embedded cluster's threads would keep the JVM
   }
 
-  private static PipelineOptions options(String runner) {
+  /** The runner's options, and after them {@code more} (e.g. {@code --storageLevel=MEMORY_ONLY_SER} on Spark). */
+  private static PipelineOptions options(String runner, String... more) {
+    List<String> args = new ArrayList<>();
     switch (runner) {
       case "direct":
-        return DirectRunnerPipelines.options();
+        args.addAll(List.of(DirectRunnerPipelines.DIRECT_ARGS));
+        break;
       case "flink":
-        return PipelineOptionsFactory.fromArgs("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2")
-            .create();
+        args.addAll(List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2"));
+        break;
       default:
-        return PipelineOptionsFactory.fromArgs("--runner=SparkRunner", "--sparkMaster=local[2]").create();
+        args.addAll(List.of("--runner=SparkRunner", "--sparkMaster=local[2]"));
     }
+    args.addAll(List.of(more));
+    return PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).create();
   }
 
   private static WindowFn<Object, IntervalWindow> windowFn(String window) {
