@@ -68,6 +68,11 @@ final class DirectRunnerPipelines {
 
   /** The events as rows, from the named source ({@code slices} or {@code create}). */
   static PCollection<Row> events(Pipeline p, String source) {
+    return events(p, source, Events.COUNT);
+  }
+
+  /** The first {@code count} events as rows (see {@link Events#get(int)}), from the named source. */
+  static PCollection<Row> events(Pipeline p, String source, int count) {
     switch (source) {
       case "slices":
         List<Integer> slices = new ArrayList<>();
@@ -75,10 +80,10 @@ final class DirectRunnerPipelines {
           slices.add(i);
         }
         return p.apply("Slices", Create.of(slices))
-            .apply("Events", ParDo.of(new SliceRowsFn()))
+            .apply("Events", ParDo.of(new SliceRowsFn(count)))
             .setRowSchema(Events.SCHEMA);
       case "create":
-        return p.apply("Events", Create.of(Events.rows()).withRowSchema(Events.SCHEMA));
+        return p.apply("Events", Create.of(Events.rows(count)).withRowSchema(Events.SCHEMA));
       default:
         throw new IllegalArgumentException("unknown source '" + source + "': use slices or create");
     }
@@ -132,7 +137,7 @@ final class DirectRunnerPipelines {
     return counter(result, "rows");
   }
 
-  private static long counter(PipelineResult result, String name) {
+  static long counter(PipelineResult result, String name) {
     long sum = 0;
     for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder()
         .addNameFilter(MetricNameFilter.named(NAMESPACE, name)).build()).getCounters()) {
@@ -169,11 +174,20 @@ final class DirectRunnerPipelines {
     }
   }
 
-  /** Hands on the rows of one slice of the arrivals, in arrival order. */
+  /**
+   * Hands on the rows of one slice of the arrivals, in arrival order. The rows are built in the
+   * JVM the step runs in (on an embedded Flink or a local Spark, the JVM that built them first).
+   */
   private static final class SliceRowsFn extends DoFn<Integer, Row> {
+    private final int count;
+
+    SliceRowsFn(int count) {
+      this.count = count;
+    }
+
     @ProcessElement
     public void process(@Element Integer slice, OutputReceiver<Row> out) {
-      List<Row> rows = Events.rows();
+      List<Row> rows = Events.rows(count);
       int from = (int) ((long) rows.size() * slice / SLICES);
       int to = (int) ((long) rows.size() * (slice + 1) / SLICES);
       for (int i = from; i < to; i++) {

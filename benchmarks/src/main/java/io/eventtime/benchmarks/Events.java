@@ -14,8 +14,9 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * The events every benchmark runs over: {@value #COUNT} events of {@value #KEYS} keys, drawn from a
- * fixed seed, so that every benchmark (and every JMH fork) sees the very same stream.
+ * The events every benchmark runs over: {@value #COUNT} events of {@value #KEYS} keys (or the first
+ * {@code count} of that stream, see {@link #get(int)}), drawn from a fixed seed, so that every
+ * benchmark (and every JMH fork) sees the very same stream.
  *
  * <p>Event time advances by 0 to 2 ms per arrival (about 1,000 events per second of event time,
  * so the stream covers about 17 minutes and each key has about one event a second). One event in
@@ -30,6 +31,7 @@ public final class Events {
   public static final int MAX_HOLD_MILLIS = 60_000;
   public static final long DELAY_MILLIS = 5_000;
   public static final long MINUTE = 60_000;
+  public static final long SESSION_GAP_MILLIS = 2_000;
   static final long START = java.time.Instant.parse("2026-07-18T10:00:00Z").toEpochMilli();
 
   /** The schema of the Beam rows: key, amount, event_time and the arrival position. */
@@ -43,19 +45,25 @@ public final class Events {
   private static Events shared;
   private static List<Row> sharedRows;
 
+  /** How many events. */
+  public final int count;
   /** Per arrival: the key's index, the event time in epoch ms, the amount. */
-  public final int[] key = new int[COUNT];
-  public final long[] eventTime = new long[COUNT];
-  public final long[] amount = new long[COUNT];
+  public final int[] key;
+  public final long[] eventTime;
+  public final long[] amount;
   public final String[] keyNames = new String[KEYS];
 
-  private Events() {
+  private Events(int count) {
+    this.count = count;
+    key = new int[count];
+    eventTime = new long[count];
+    amount = new long[count];
     for (int k = 0; k < KEYS; k++) {
       keyNames[k] = String.format("k%04d", k);
     }
     Random random = new Random(SEED);
     long clock = START;
-    for (int i = 0; i < COUNT; i++) {
+    for (int i = 0; i < count; i++) {
       clock += random.nextInt(3);
       eventTime[i] = random.nextInt(HELD_BACK_ONE_IN) == 0 ? clock - random.nextInt(MAX_HOLD_MILLIS) : clock;
       key[i] = random.nextInt(KEYS);
@@ -63,10 +71,22 @@ public final class Events {
     }
   }
 
-  /** The events, generated on first use and shared by every benchmark in this JVM. */
-  public static synchronized Events get() {
-    if (shared == null) {
-      shared = new Events();
+  /** The {@value #COUNT} events, generated on first use and shared by every benchmark in this JVM. */
+  public static Events get() {
+    return get(COUNT);
+  }
+
+  /**
+   * The first {@code count} events of the same seeded stream (the generator draws each event in
+   * turn, so a shorter run sees a prefix of the longer one), generated on first use and shared.
+   */
+  public static synchronized Events get(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("the event count must be at least 1, not " + count);
+    }
+    if (shared == null || shared.count != count) {
+      shared = new Events(count);
+      sharedRows = null;
     }
     return shared;
   }
@@ -82,8 +102,8 @@ public final class Events {
 
   /** Each event's aggregate inputs for count(*) and sum(amount), boxed once, outside the measurement. */
   public Object[][] countAndSumInputs() {
-    Object[][] inputs = new Object[COUNT][];
-    for (int i = 0; i < COUNT; i++) {
+    Object[][] inputs = new Object[count][];
+    for (int i = 0; i < count; i++) {
       inputs[i] = new Object[] {null, amount[i]};
     }
     return inputs;
@@ -93,11 +113,16 @@ public final class Events {
    * The events as Beam rows, with their arrival position (1-based, as NdjsonIO numbers lines),
    * built on first use and shared: rows are immutable, so every pipeline run can hand on the same.
    */
-  public static synchronized List<Row> rows() {
+  public static List<Row> rows() {
+    return rows(COUNT);
+  }
+
+  /** The first {@code count} events as Beam rows (see {@link #rows()} and {@link #get(int)}). */
+  public static synchronized List<Row> rows(int count) {
+    Events events = get(count);
     if (sharedRows == null) {
-      Events events = get();
-      List<Row> rows = new ArrayList<>(COUNT);
-      for (int i = 0; i < COUNT; i++) {
+      List<Row> rows = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
         rows.add(Row.withSchema(SCHEMA)
             .addValues(events.keyNames[events.key[i]], events.amount[i], new org.joda.time.Instant(events.eventTime[i]),
                 (long) i + 1)
@@ -116,7 +141,7 @@ public final class Events {
       case "hopping":
         return WindowSpec.hopping(30_000, MINUTE);
       case "session":
-        return WindowSpec.session(2_000);
+        return WindowSpec.session(SESSION_GAP_MILLIS);
       default:
         throw new IllegalArgumentException("unknown window '" + name + "': use tumbling, hopping or session");
     }
