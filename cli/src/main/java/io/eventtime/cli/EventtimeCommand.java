@@ -211,8 +211,8 @@ public final class EventtimeCommand implements Callable<Integer> {
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
           + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
           + "Beam pipeline on that runner, printing the same rows. A kafka:// topic runs on local, or on flink "
-          + "(embedded) and direct in streaming mode, with --until available (the rows printed when the job ends) or "
-          + "until SIGINT/SIGTERM (each window printed soon after it closes); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+          + "(embedded) and direct in streaming mode, with --until available (the rows printed when the job ends) , "
+          + "--until idle=... or until SIGINT/SIGTERM (each window printed soon after it closes); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
@@ -574,15 +574,16 @@ public final class EventtimeCommand implements Callable<Integer> {
     String tableName = table != null ? table : address.tableName();
     PathClashes.refuse(List.of(), stateDir, rows, late, rejected);
     if (!chosenRunner.equals("local")) {
-      refuseKafkaOnBeam(chosenRunner, idleMillis > 0);
+      refuseKafkaOnBeam();
       boolean endsAtAvailable = untilAvailable;
+      long endsWhenIdle = idleMillis;
       QueryPlan plan;
       try (KafkaSource sampled = KafkaSource.open(address, properties, true)) {
         plan = SqlPlanner.bind(parsed, tableName, inferSchema(sampled.sample(sample), address));
       }
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       onBeam(chosenRunner, () -> io.eventtime.cli.beam.BeamKafkaRunner.run(plan, settings, address, properties,
-          chosenRunner, rows, r -> writerFor(plan, r), stateDir, endsAtAvailable), stateDir);
+          chosenRunner, rows, r -> writerFor(plan, r), stateDir, endsAtAvailable, endsWhenIdle), stateDir);
       return 0;
     }
     KafkaSource source = KafkaSource.open(address, properties, untilAvailable);
@@ -717,17 +718,11 @@ public final class EventtimeCommand implements Callable<Integer> {
   }
 
   /**
-   * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads up to
-   * the end offsets found at start or until a stop signal, in one embedded job whose rows the driver
-   * reads from this machine's files.
+   * What a Kafka source on a Beam runner does not offer yet, refused before the run: it reads in one
+   * embedded job whose rows the driver reads from this machine's files.
    */
-  private void refuseKafkaOnBeam(String runnerName, boolean untilIdle) {
+  private void refuseKafkaOnBeam() {
     String topic = from.get(0).trim();
-    if (untilIdle) {
-      throw badFlag("--until idle=... with --runner " + runnerName + " is not offered yet: the job's reads cannot tell"
-          + " how long the whole topic has been quiet; use --until available, or no --until (the run goes on until"
-          + " SIGINT/SIGTERM), or the local runner");
-    }
     if (flinkMaster != null) {
       throw badFlag("--flink-master with --from " + topic + " is not offered yet: the command reads the job's rows"
           + " from files on this machine, so the job runs on embedded Flink (drop --flink-master)");

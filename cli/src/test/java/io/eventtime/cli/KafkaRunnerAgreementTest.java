@@ -29,8 +29,13 @@ public abstract class KafkaRunnerAgreementTest {
   }
 
   @Test
-  public void exampleBAsTwoRunsEndedBySigterm_windowsPrintedWhileTheRunGoesOn() throws Exception {
+  public void exampleBAsTwoRunsEndedWhenIdleAndBySigterm_windowsPrintedWhileTheRunGoesOn() throws Exception {
     RunnerAgreement.checkKafkaStopped(runner(), dir, KAFKA.broker());
+  }
+
+  @Test
+  public void aPartitionEmptyInTheFirstRunIsReadFromItsStartInTheNext() {
+    RunnerAgreement.checkKafkaStateWithAnEmptyPartition(runner(), dir, KAFKA.broker());
   }
 
   @Test

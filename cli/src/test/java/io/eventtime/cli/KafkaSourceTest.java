@@ -225,10 +225,6 @@ class KafkaSourceTest {
         Cli.error("INVALID_ARGUMENT", "--runner spark cannot read --from " + topic + ": a Kafka topic is read as a live"
             + " stream, whose windows need event-time timers, which Beam's Spark runner does not run in streaming mode"
             + " (Beam 2.62); use --runner local (the default), flink or direct"));
-    assertThat(Cli.run("--from", topic, "--runner", "flink", "--until", "idle=30 SECOND", B_SQL).out()).containsExactly(
-        Cli.error("INVALID_ARGUMENT", "--until idle=... with --runner flink is not offered yet: the job's reads cannot"
-            + " tell how long the whole topic has been quiet; use --until available, or no --until (the run goes on"
-            + " until SIGINT/SIGTERM), or the local runner"));
     assertThat(Cli.run("--from", topic, "--runner", "flink", "--until", "available", "--flink-master", "jm:8081",
         B_SQL).out()).containsExactly(
         Cli.error("INVALID_ARGUMENT", "--flink-master with --from " + topic + " is not offered yet: the command reads"

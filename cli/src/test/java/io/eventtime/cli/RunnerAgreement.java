@@ -179,6 +179,32 @@ public final class RunnerAgreement {
     }
   }
 
+  /**
+   * Two {@code --until available} runs with {@code --state} over a 2-partition topic whose
+   * partition 1 is empty in the first run: the state holds no offset for it, and the second run
+   * reads it from its start; the runner prints what the local runner prints, run for run.
+   */
+  public static void checkKafkaStateWithAnEmptyPartition(String runner, Path dir,
+      io.eventtime.testing.kafka.KafkaBroker broker) {
+    List<List<String>> printed = new ArrayList<>();
+    for (String on : List.of("local", runner)) {
+      String topic = "empty_" + runner + "_" + on;
+      broker.createTopic(topic, 2);
+      List<String> args = List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic, "--table", "events",
+          "--until", "available", "--state", dir.resolve("state-" + topic).toString(), "--watermark-delay",
+          B.delay(), "--late-policy", B.policy(), B_SQL);
+      broker.produce(topic, 0, bValues(B.run1().times()));
+      Cli run1 = runOn(on, args);
+      broker.produce(topic, 1, bValues(B.run2().times()));
+      Cli run2 = runOn(on, args);
+      assertThat(run2.status()).as("run 2 on %s: %s %s", on, run2.out(), run2.err()).isZero();
+      printed.add(run1.out());
+      printed.add(run2.out());
+    }
+    assertThat(printed.get(2)).as("run 1 on %s", runner).containsExactlyElementsOf(printed.get(0));
+    assertThat(printed.get(3)).as("run 2 on %s", runner).containsExactlyElementsOf(printed.get(1));
+  }
+
   /** The offset {@code group} has committed for partition 0 of {@code topic}, null for none. */
   private static Long committedOffset(io.eventtime.testing.kafka.KafkaBroker broker, String group, String topic) {
     java.util.Properties p = new java.util.Properties();
@@ -195,10 +221,12 @@ public final class RunnerAgreement {
   }
 
   /**
-   * The contract's example B as two runs over one topic on {@code runner} without {@code --until},
-   * each in a child process ended by SIGTERM once its windows are printed: each window closed by
-   * the watermark is printed while the run goes on (read before the signal), and the stop hands the
-   * windows still open to the state and prints the stats line, exit 0; exactly example B's rows.
+   * The contract's example B as two runs over one topic on {@code runner} in child processes: the
+   * first with {@code --until idle=2 SECOND}, which ends by itself once no record has come for that
+   * long, the second without {@code --until}, ended by SIGTERM once its windows are printed. Each
+   * window closed by the watermark is printed while the run goes on (read before the end), and the
+   * end hands the windows still open to the state and prints the stats line, exit 0; exactly
+   * example B's rows.
    */
   public static void checkKafkaStopped(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
       throws IOException, InterruptedException {
@@ -208,13 +236,18 @@ public final class RunnerAgreement {
         "--table", "events", "--state", dir.resolve("state-" + topic).toString(), "--watermark-delay", B.delay(),
         "--late-policy", B.policy(), B_SQL);
     broker.produce(topic, 0, bValues(B.run1().times()));
-    assertStoppedRun(args, bPrinted(B.run1().windows(), B.run1().stats()), dir.resolve("run1.err"));
+    List<String> untilIdle = new ArrayList<>(List.of("--until", "idle=2 SECOND"));
+    untilIdle.addAll(args);
+    assertStoppedRun(untilIdle, bPrinted(B.run1().windows(), B.run1().stats()), dir.resolve("run1.err"), false);
     broker.produce(topic, 0, bValues(B.run2().times()));
-    assertStoppedRun(args, bPrinted(B.run2().windows(), B.run2().stats()), dir.resolve("run2.err"));
+    assertStoppedRun(args, bPrinted(B.run2().windows(), B.run2().stats()), dir.resolve("run2.err"), true);
   }
 
-  /** Runs the command until its window rows (all of {@code printed} but the last, the stats line) are out, then stops it. */
-  private static void assertStoppedRun(List<String> args, List<String> printed, Path err)
+  /**
+   * Runs the command until its window rows (all of {@code printed} but the last, the stats line) are
+   * out, then stops it with SIGTERM ({@code signal}) or lets it end by itself.
+   */
+  private static void assertStoppedRun(List<String> args, List<String> printed, Path err, boolean signal)
       throws IOException, InterruptedException {
     Process p = ChildCommand.start(args, ProcessBuilder.Redirect.to(err.toFile()), "-Xmx1g");
     try {
@@ -228,8 +261,10 @@ public final class RunnerAgreement {
         seen.add(line);
       }
       assertThat(seen).containsExactlyInAnyOrderElementsOf(windows);
-      // SIGTERM by kill(1): Process.destroy() would also close the pipe the stats line comes through
-      assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();
+      if (signal) {
+        // SIGTERM by kill(1): Process.destroy() would also close the pipe the stats line comes through
+        assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();
+      }
       assertThat(p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
       assertThat(p.exitValue()).as(Files.readString(err)).isZero();
       // the stats line, and nothing after it (the reader thread may still be reading the ended process's pipe)

@@ -93,13 +93,14 @@ public final class BeamKafkaRunner {
 
   /**
    * Runs the plan over the topic up to the end offsets found at start ({@code untilAvailable}) or
-   * until a stop signal, and prints its rows (to {@code output}, or stdout when null, through the
+   * until a stop signal or, when {@code idleMillis} is positive, until no record has come for that
+   * long ({@code --until idle}), and prints its rows (to {@code output}, or stdout when null, through the
    * writer {@code writerFor} makes) and stats; {@code consumer} are the command's consumer
    * properties ({@link KafkaSource#properties}).
    */
   public static void run(QueryPlan plan, RunSettings settings, KafkaSource.Address address, Map<Object, Object> consumer,
       String runner, OutputFile output, Function<RowsFile, ResultWriter> writerFor, Path stateDir,
-      boolean untilAvailable) {
+      boolean untilAvailable, long idleMillis) {
     PipelineOptions options;
     try {
       options = BeamRunner.options(runner, null);
@@ -115,6 +116,8 @@ public final class BeamKafkaRunner {
       throw new CliException(ErrorCode.IO_ERROR, "cannot make a scratch folder: " + e.getMessage(), e);
     }
     Path stopFile = scratch.resolve("stop");
+    Path activity = scratch.resolve("last-record"); // its time: when a worker last read a record
+    Path reading = scratch.resolve("reading"); // made when the workers first poll: the job has started reading
     EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
         .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END);
     EventTimeState state = null;
@@ -123,7 +126,7 @@ public final class BeamKafkaRunner {
       KafkaRows read = KafkaRows.read().withBootstrapServers(address.servers()).withTopic(address.topic())
           .withStartPosition(String.valueOf(consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)))
           .withRawValues();
-      read = untilAvailable ? read.withLiveUntilAvailable() : read.withLiveUntil(new StopFile(stopFile));
+      read = untilAvailable ? read.withLiveUntilAvailable() : read.withLiveUntil(new StopFile(stopFile, reading));
       if (stateDir != null) {
         state = EventTimeState.open(stateDir, window, KafkaSource.stateSource(address));
         read = read.withStartOffsets(storedOffsets(state.loaded(), stateDir));
@@ -138,7 +141,7 @@ public final class BeamKafkaRunner {
       TupleTag<Row> rowsTag = new TupleTag<>() {};
       TupleTag<String> rejectedTag = new TupleTag<>() {};
       PCollectionTuple planned = raw.rows().apply("ReadValues",
-          ParDo.of(new ReadValueFn(plan, schema, rowsTag, rejectedTag))
+          ParDo.of(new ReadValueFn(plan, schema, rowsTag, rejectedTag, idleMillis > 0 ? activity.toString() : null))
               .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
       PCollection<Row> rows = planned.get(rowsTag).setRowSchema(schema);
       window = window.withPartitionField(PARTITION).withPartitions(raw.partitions());
@@ -163,7 +166,8 @@ public final class BeamKafkaRunner {
       ResultWriter out = writerFor.apply(rowsFile);
       try (rowsFile) {
         Set<Path> printed = new HashSet<>();
-        PipelineResult result = untilAvailable ? p.run() : runPrinting(p, stopFile, scratch, printed, settings, source, out);
+        PipelineResult result = untilAvailable ? p.run()
+            : runPrinting(p, stopFile, idleMillis, reading, activity, scratch, printed, settings, source, out);
         if (result.waitUntilFinish() != PipelineResult.State.DONE) {
           throw new CliException(ErrorCode.IO_ERROR, "the " + runner + " job ended " + result.getState()
               + ", not done: its windows are not all printed and no state is stored");
@@ -178,9 +182,7 @@ public final class BeamKafkaRunner {
           }
           settings.committedLengths(lengths);
           stored.commit(result, lengths);
-          KafkaSource.commitToGroup(groupProperties(consumer), address.topic(),
-              KafkaSource.offsets(stored.committed().partitions().stream().map(OpenState.Partition::position)
-                  .toArray(OpenState.Position[]::new)));
+          KafkaSource.commitToGroup(groupProperties(consumer), address.topic(), stored.committed());
         });
       } catch (RuntimeException | Error e) {
         out.flushAfterFailure(); // the rows printed before the failure come before its error line
@@ -201,8 +203,8 @@ public final class BeamKafkaRunner {
    * come back with it) while this one prints; the signal ends every partition's read where it is,
    * and the job drains (or hands on) and ends.
    */
-  private static PipelineResult runPrinting(Pipeline p, Path stopFile, Path scratch, Set<Path> printed,
-      RunSettings settings, String source, ResultWriter out) {
+  private static PipelineResult runPrinting(Pipeline p, Path stopFile, long idleMillis, Path reading, Path activity,
+      Path scratch, Set<Path> printed, RunSettings settings, String source, ResultWriter out) {
     FutureTask<PipelineResult> job = new FutureTask<>(p::run);
     Thread runner = new Thread(job, "eventtime-job");
     runner.setDaemon(true);
@@ -212,6 +214,10 @@ public final class BeamKafkaRunner {
         Thread.sleep(200);
         printNew(scratch, printed, settings, source, out);
         out.flush();
+        long lastRecord = lastRecordAt(reading, activity);
+        if (idleMillis > 0 && lastRecord > 0 && System.currentTimeMillis() - lastRecord >= idleMillis) {
+          touch(stopFile); // --until idle: no record for that long, counted from the first poll and from each record
+        }
       }
       return job.get();
     } catch (InterruptedException e) {
@@ -258,6 +264,23 @@ public final class BeamKafkaRunner {
     return p;
   }
 
+  /**
+   * When a worker last read a record (the activity file's time), or when the workers first polled
+   * before the first record: the job's start-up does not count as the topic being quiet; 0 before
+   * the first poll.
+   */
+  private static long lastRecordAt(Path reading, Path activity) {
+    long at = 0;
+    for (Path f : List.of(reading, activity)) {
+      try {
+        at = Math.max(at, Files.getLastModifiedTime(f).toMillis());
+      } catch (IOException notYet) {
+        // not made yet
+      }
+    }
+    return at;
+  }
+
   private static void touch(Path file) {
     try {
       Files.createFile(file);
@@ -268,29 +291,48 @@ public final class BeamKafkaRunner {
     }
   }
 
-  /** Ends every partition's read once the stop file exists: the workers share this machine's files. */
+  /**
+   * Ends every partition's read once the stop file exists: the workers share this machine's files.
+   * Asked before each poll, it also makes the reading file at the first, so that the driver knows
+   * when the reads began.
+   */
   static final class StopFile implements SerializableFunction<Integer, Boolean> {
     private final String file;
+    private final String reading;
+    private transient boolean told;
 
-    StopFile(Path file) {
+    StopFile(Path file, Path reading) {
       this.file = file.toString();
+      this.reading = reading.toString();
     }
 
     @Override
     public Boolean apply(Integer partition) {
+      if (!told) {
+        told = true;
+        try {
+          Files.createFile(Path.of(reading));
+        } catch (java.nio.file.FileAlreadyExistsException another) {
+          // another partition's read came first
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot note that the reads began in " + reading + ": " + e.getMessage(), e);
+        }
+      }
       return Files.exists(Path.of(file));
     }
   }
 
   /**
-   * Where each partition goes on: the next offsets {@code stored} holds, none for a state before
-   * its first run. A state of files is refused.
+   * Where each partition goes on: the next offsets {@code stored} holds; none for a partition no
+   * record has been read from yet (a state before its first run, a partition that was empty), which
+   * starts at the start position. A state of files is refused.
    */
   private static Map<Integer, Long> storedOffsets(OpenState stored, Path stateDir) {
     Map<Integer, Long> offsets = new TreeMap<>();
-    boolean fresh = stored.partitions().size() == 1 && stored.windows().isEmpty()
-        && stored.partitions().get(0).maxEventTime() == null && stored.partitions().get(0).position() == null;
-    for (OpenState.Partition part : fresh ? List.<OpenState.Partition>of() : stored.partitions()) {
+    for (OpenState.Partition part : stored.partitions()) {
+      if (part.position() == null && part.maxEventTime() == null) {
+        continue;
+      }
       if (!(part.position() instanceof OpenState.NextOffset next)) {
         throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": the state holds no Kafka offset for"
             + " partition " + part.id() + " (it was written by a run over files, or by another source): give a Kafka run"
@@ -337,13 +379,17 @@ public final class BeamKafkaRunner {
     private final TupleTag<String> rejected;
     private final Counter rowsIn = Metrics.counter(EventTimeMetrics.NAMESPACE, EventTimeMetrics.ROWS_IN);
     private final Counter rowsRejected = Metrics.counter(EventTimeMetrics.NAMESPACE, EventTimeMetrics.ROWS_REJECTED);
+    /** With --until idle: the file whose time says when a record was last read, else null. */
+    private final String activity;
     private transient PlanRows rows;
+    private transient long toldAt;
 
-    ReadValueFn(QueryPlan plan, Schema schema, TupleTag<Row> main, TupleTag<String> rejected) {
+    ReadValueFn(QueryPlan plan, Schema schema, TupleTag<Row> main, TupleTag<String> rejected, String activity) {
       this.plan = plan;
       this.schema = schema;
       this.main = main;
       this.rejected = rejected;
+      this.activity = activity;
     }
 
     @Setup
@@ -353,6 +399,9 @@ public final class BeamKafkaRunner {
 
     @ProcessElement
     public void process(@Element Row record, MultiOutputReceiver out) {
+      if (activity != null) {
+        tellARecordCame();
+      }
       byte[] value = record.getBytes(KafkaRows.VALUE_FIELD);
       int partition = record.getInt32(PARTITION);
       long offset = record.getInt64(KafkaRows.OFFSET_FIELD);
@@ -372,6 +421,26 @@ public final class BeamKafkaRunner {
             b.addValue(value);
           }
           out.get(main).output(b.build());
+      }
+    }
+
+    /** Sets the activity file's time to now, at most every 100 ms: the workers share this machine's files. */
+    private void tellARecordCame() {
+      long now = System.currentTimeMillis();
+      if (now - toldAt < 100) {
+        return;
+      }
+      toldAt = now;
+      try {
+        Path file = Path.of(activity);
+        if (!Files.exists(file)) {
+          Files.createFile(file);
+        }
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(now));
+      } catch (java.nio.file.FileAlreadyExistsException raced) {
+        // another worker made it
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot note the time of the last record in " + activity + ": " + e.getMessage(), e);
       }
     }
 

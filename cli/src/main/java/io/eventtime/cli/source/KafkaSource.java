@@ -500,17 +500,19 @@ public final class KafkaSource implements LiveFeed, Closeable {
   }
 
   /**
-   * Tells the consumer group {@code properties} name (if any) {@code nextOffsets}, by partition, for
+   * Tells the consumer group {@code properties} name (if any) the next offsets {@code stored} holds, for
    * monitoring, with a consumer of its own: a Beam runner's run, whose reads commit nothing, once
    * its state is stored. A failure is not the run's: the state holds the truth.
    */
-  public static void commitToGroup(Properties properties, String topic, long[] nextOffsets) {
+  public static void commitToGroup(Properties properties, String topic, OpenState stored) {
     if (!properties.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
       return;
     }
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (int p = 0; p < nextOffsets.length; p++) {
-      offsets.put(new TopicPartition(topic, p), new OffsetAndMetadata(nextOffsets[p]));
+    for (OpenState.Partition p : stored.partitions()) {
+      if (p.position() instanceof OpenState.NextOffset next) { // none for a partition no record was read from yet
+        offsets.put(new TopicPartition(topic, Integer.parseInt(p.id())), new OffsetAndMetadata(next.nextOffset()));
+      }
     }
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
         new ByteArrayDeserializer())) {
