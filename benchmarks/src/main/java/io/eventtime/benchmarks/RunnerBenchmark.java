@@ -7,8 +7,6 @@ import io.eventtime.core.Stats;
 import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +19,6 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.coders.AtomicCoder;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CoderRegistry;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -260,62 +254,6 @@ public final class RunnerBenchmark {
       }
     }
     return sessions;
-  }
-
-  /** count(*) and sum(amount) of one key's window, folded in place. */
-  static final class CountSum {
-    long count;
-    long sum;
-  }
-
-  static final class CountSumFn extends Combine.CombineFn<Long, CountSum, KV<Long, Long>> {
-    @Override
-    public CountSum createAccumulator() {
-      return new CountSum();
-    }
-
-    @Override
-    public CountSum addInput(CountSum a, Long amount) {
-      a.count++;
-      a.sum += amount;
-      return a;
-    }
-
-    @Override
-    public CountSum mergeAccumulators(Iterable<CountSum> accumulators) {
-      CountSum merged = new CountSum();
-      for (CountSum a : accumulators) {
-        merged.count += a.count;
-        merged.sum += a.sum;
-      }
-      return merged;
-    }
-
-    @Override
-    public KV<Long, Long> extractOutput(CountSum a) {
-      return KV.of(a.count, a.sum);
-    }
-
-    @Override
-    public Coder<CountSum> getAccumulatorCoder(CoderRegistry registry, Coder<Long> inputCoder) {
-      return new CountSumCoder();
-    }
-  }
-
-  static final class CountSumCoder extends AtomicCoder<CountSum> {
-    @Override
-    public void encode(CountSum a, OutputStream out) throws IOException {
-      VarLongCoder.of().encode(a.count, out);
-      VarLongCoder.of().encode(a.sum, out);
-    }
-
-    @Override
-    public CountSum decode(InputStream in) throws IOException {
-      CountSum a = new CountSum();
-      a.count = VarLongCoder.of().decode(in);
-      a.sum = VarLongCoder.of().decode(in);
-      return a;
-    }
   }
 
   /** A row per window, counted with its count and sum, so that the run can be checked. */

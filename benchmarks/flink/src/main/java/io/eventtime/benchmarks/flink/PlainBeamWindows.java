@@ -1,5 +1,6 @@
 package io.eventtime.benchmarks.flink;
 
+import io.eventtime.benchmarks.CountSumFn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -9,8 +10,6 @@ import java.io.Serializable;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.AtomicCoder;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -85,60 +84,6 @@ final class PlainBeamWindows {
     @Override
     public Event decode(InputStream in) throws IOException {
       return new Event(StringUtf8Coder.of().decode(in), VarLongCoder.of().decode(in), VarLongCoder.of().decode(in));
-    }
-  }
-
-  /** count(*) and sum(amount) of one key's window, folded in place. */
-  static final class CountSum {
-    long count;
-    long sum;
-  }
-
-  static final class CountSumFn extends Combine.CombineFn<Long, CountSum, KV<Long, Long>> {
-    @Override
-    public CountSum createAccumulator() {
-      return new CountSum();
-    }
-
-    @Override
-    public CountSum addInput(CountSum a, Long amount) {
-      a.count++;
-      a.sum += amount;
-      return a;
-    }
-
-    @Override
-    public CountSum mergeAccumulators(Iterable<CountSum> accumulators) {
-      CountSum merged = new CountSum();
-      for (CountSum a : accumulators) {
-        merged.count += a.count;
-        merged.sum += a.sum;
-      }
-      return merged;
-    }
-
-    @Override
-    public KV<Long, Long> extractOutput(CountSum a) {
-      return KV.of(a.count, a.sum);
-    }
-
-    @Override
-    public Coder<CountSum> getAccumulatorCoder(CoderRegistry registry, Coder<Long> inputCoder) {
-      return new AtomicCoder<>() {
-        @Override
-        public void encode(CountSum a, OutputStream out) throws IOException {
-          VarLongCoder.of().encode(a.count, out);
-          VarLongCoder.of().encode(a.sum, out);
-        }
-
-        @Override
-        public CountSum decode(InputStream in) throws IOException {
-          CountSum a = new CountSum();
-          a.count = VarLongCoder.of().decode(in);
-          a.sum = VarLongCoder.of().decode(in);
-          return a;
-        }
-      };
     }
   }
 
