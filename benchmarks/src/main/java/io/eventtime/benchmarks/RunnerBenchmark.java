@@ -8,9 +8,7 @@ import io.eventtime.core.WindowProcessor;
 import io.eventtime.core.WindowQuery;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -138,13 +136,7 @@ public final class RunnerBenchmark {
 
     String line = String.join("\t", runner, side, window, policy, String.valueOf(count), f(cpu), f(wall),
         f(count / cpu), f(cpu / wall), String.valueOf(windowRows), String.valueOf(lateRows));
-    System.out.println(HEADER);
-    System.out.println(line);
-    Path results = Path.of(args[5]);
-    if (!Files.exists(results)) {
-      Files.writeString(results, HEADER + "\n");
-    }
-    Files.writeString(results, line + "\n", StandardOpenOption.APPEND);
+    ResultsFile.append(Path.of(args[5]), HEADER, line);
   }
 
   /** The runner's options, and after them {@code more} (e.g. {@code --storageLevel=MEMORY_ONLY_SER} on Spark). */

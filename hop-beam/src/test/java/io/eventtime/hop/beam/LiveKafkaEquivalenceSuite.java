@@ -123,14 +123,8 @@ public abstract class LiveKafkaEquivalenceSuite {
   void theEngineRunsTheLivePipelineUntilItIsStopped() throws Exception {
     String topic = "hop-beam-engine";
     broker.createTopic(topic, 1);
-    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
-        event("ann", 3, String.valueOf(START + 16_000)));
-    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
-        new Variables());
-    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("live", "", null,
-        List.of(), runConfiguration(), null, false));
-    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "live",
-        metadata, pipeline(topic, 1, false, dir.resolve("out")));
+    produceThreeEvents(topic);
+    IPipelineEngine<PipelineMeta> engine = engine(pipeline(topic, 1, false, dir.resolve("out")));
     engine.execute();
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline && !allThere(dir.resolve("out"), Map.of("windows.ndjson", 2))) {
@@ -164,8 +158,7 @@ public abstract class LiveKafkaEquivalenceSuite {
   void aQuietPartitionStopsHoldingWindowsBackAfterTheIdleTimeout() throws Exception {
     String topic = "hop-beam-idle";
     broker.createTopic(topic, 2);
-    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
-        event("ann", 3, String.valueOf(START + 16_000)));
+    produceThreeEvents(topic);
     PipelineMeta meta = pipeline(topic, 2, false, dir.resolve("idle"));
     ((EventTimeWindowMeta) meta.findTransform("Window").getTransform()).setIdleTimeout("2 SECONDS");
     Map<String, List<String>> written = runLive(meta, liveOptions(), dir.resolve("idle"), Map.of("windows.ndjson", 3));
@@ -196,12 +189,7 @@ public abstract class LiveKafkaEquivalenceSuite {
     HopBeamTesting.runLocal(pipeline(topic, 3, true, local), Map.of());
     Map<String, List<String>> expected = HopBeamTesting.files(local);
 
-    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
-        new Variables());
-    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("caught-up", "", null,
-        List.of(), runConfiguration(), null, false));
-    IPipelineEngine<PipelineMeta> engine = PipelineEngineFactory.createPipelineEngine(new Variables(), "caught-up",
-        metadata, pipeline(topic, 3, true, dir.resolve("beam")));
+    IPipelineEngine<PipelineMeta> engine = engine(pipeline(topic, 3, true, dir.resolve("beam")));
     engine.execute();
     engine.waitUntilFinished();
     String log = HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString();
@@ -212,6 +200,21 @@ public abstract class LiveKafkaEquivalenceSuite {
       // the lines of one file come in the order the Beam steps hand them on, which the runner chooses
       assertThat(written.get(file)).as(file).containsExactlyInAnyOrderElementsOf(expected.get(file));
     }
+  }
+
+  /** Into partition 0: ann and bob in window 10:00:00 (10 s), ann in window 10:00:10. */
+  private static void produceThreeEvents(String topic) {
+    broker.produce(topic, 0, event("ann", 1, String.valueOf(START + 1_000)), event("bob", 2, String.valueOf(START + 2_000)),
+        event("ann", 3, String.valueOf(START + 16_000)));
+  }
+
+  /** The runner's engine for {@code meta}, as HopGui's Run or HopRun makes it from a run configuration named "live". */
+  private IPipelineEngine<PipelineMeta> engine(PipelineMeta meta) throws Exception {
+    JsonMetadataProvider metadata = new JsonMetadataProvider(Encr.getEncoder(), dir.resolve("metadata").toString(),
+        new Variables());
+    metadata.getSerializer(PipelineRunConfiguration.class).save(new PipelineRunConfiguration("live", "", null,
+        List.of(), runConfiguration(), null, false));
+    return PipelineEngineFactory.createPipelineEngine(new Variables(), "live", metadata, meta);
   }
 
   /**

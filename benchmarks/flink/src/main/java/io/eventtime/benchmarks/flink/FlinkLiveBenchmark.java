@@ -1,9 +1,9 @@
 package io.eventtime.benchmarks.flink;
 
+import io.eventtime.benchmarks.ResultsFile;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -109,13 +109,7 @@ public final class FlinkLiveBenchmark {
         f(cpu / wall), f((LiveProbe.DONE_CPU_NANOS.get() - cpuAtRun) / 1e9), f((LiveProbe.DONE_NANOS.get() - wallAtRun) / 1e9),
         f(percentile(latency, 0.5)), f(percentile(latency, 0.99)), f(latency[latency.length - 1]),
         String.valueOf(expected.size()));
-    System.out.println(HEADER);
-    System.out.println(line);
-    Path results = Path.of(args[2]);
-    if (!Files.exists(results)) {
-      Files.writeString(results, HEADER + "\n");
-    }
-    Files.writeString(results, line + "\n", StandardOpenOption.APPEND);
+    ResultsFile.append(Path.of(args[2]), HEADER, line);
     System.exit(0); // the embedded cluster's threads would keep the JVM
   }
 
