@@ -1,8 +1,6 @@
 package io.eventtime.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,27 +21,18 @@ public final class RunnerSummary {
   private RunnerSummary() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: RunnerSummary <results.tsv>");
-      System.exit(2);
-    }
-    List<String> lines = Files.readAllLines(Path.of(args[0]));
-    List<String> header = List.of(lines.get(0).split("\t"));
+    ResultsFile.Runs results = ResultsFile.read(args, "RunnerSummary");
     Map<String, List<String[]>> byGroup = new LinkedHashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      if (line.equals(lines.get(0))) {
-        continue; // a header again, from a results file appended to by several script runs
-      }
-      String[] c = line.split("\t");
-      String group = String.join("\t", c[header.indexOf("runner")], c[header.indexOf("window")],
-          c[header.indexOf("side")], c[header.indexOf("policy")]);
+    for (String[] c : results.runs()) {
+      String group = String.join("\t", results.cell(c, "runner"), results.cell(c, "window"), results.cell(c, "side"),
+          results.cell(c, "policy"));
       byGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(c);
     }
     Map<String, Double> beamPerCpu = new LinkedHashMap<>();
     for (Map.Entry<String, List<String[]>> g : byGroup.entrySet()) {
       String[] k = g.getKey().split("\t");
       if (k[2].equals("beam")) {
-        beamPerCpu.put(k[0] + "\t" + k[1], median(g.getValue(), header.indexOf("events_per_cpu_s")));
+        beamPerCpu.put(k[0] + "\t" + k[1], results.median(g.getValue(), "events_per_cpu_s"));
       }
     }
     System.out.println("| runner | window | side | late policy | runs | events | events/CPU-s | CPU s | wall s | cores "
@@ -52,7 +41,7 @@ public final class RunnerSummary {
     for (Map.Entry<String, List<String[]>> g : byGroup.entrySet()) {
       String[] k = g.getKey().split("\t");
       List<String[]> runs = g.getValue();
-      double perCpu = median(runs, header.indexOf("events_per_cpu_s"));
+      double perCpu = results.median(runs, "events_per_cpu_s");
       String ratio = "";
       Double beam = beamPerCpu.get(k[0] + "\t" + k[1]);
       if (k[2].equals("eventtime") && beam != null) {
@@ -62,14 +51,9 @@ public final class RunnerSummary {
       }
       System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %s | %,.0f | %.2f | %.2f | %.2f | %s | %s | %s |%n",
           k[0], k[1], k[2].equals("beam") ? "plain Beam" : "EventTimeWindow", k[3], runs.size(),
-          runs.get(0)[header.indexOf("events")], perCpu, median(runs, header.indexOf("cpu_s")),
-          median(runs, header.indexOf("wall_s")), median(runs, header.indexOf("cores")),
-          runs.get(0)[header.indexOf("window_rows")], runs.get(0)[header.indexOf("late_rows")], ratio);
+          results.cell(runs.get(0), "events"), perCpu, results.median(runs, "cpu_s"),
+          results.median(runs, "wall_s"), results.median(runs, "cores"),
+          results.cell(runs.get(0), "window_rows"), results.cell(runs.get(0), "late_rows"), ratio);
     }
-  }
-
-  private static double median(List<String[]> runs, int column) {
-    double[] v = runs.stream().mapToDouble(r -> Double.parseDouble(r[column])).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 }

@@ -1,8 +1,7 @@
 package io.eventtime.benchmarks.flink;
 
+import io.eventtime.benchmarks.ResultsFile;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,24 +24,18 @@ public final class LiveSummary {
   private LiveSummary() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: LiveSummary <results.tsv>");
-      System.exit(2);
-    }
-    List<String> lines = Files.readAllLines(Path.of(args[0]));
-    List<String> header = List.of(lines.get(0).split("\t"));
+    ResultsFile.Runs results = ResultsFile.read(args, "LiveSummary");
     Map<String, List<String[]>> bySide = new LinkedHashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] cells = line.split("\t");
+    for (String[] cells : results.runs()) {
       bySide.computeIfAbsent(cells[0], s -> new ArrayList<>()).add(cells);
     }
     System.out.println("medians over each side's runs (" + String.join(", ", SHOWN) + "):");
     Map<String, Double> perCpu = new LinkedHashMap<>();
     for (Map.Entry<String, List<String[]>> side : bySide.entrySet()) {
       StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-9s runs=%d events=%s",
-          side.getKey(), side.getValue().size(), side.getValue().get(0)[header.indexOf("events")]));
+          side.getKey(), side.getValue().size(), results.cell(side.getValue().get(0), "events")));
       for (String column : SHOWN) {
-        double m = median(side.getValue(), header.indexOf(column));
+        double m = results.median(side.getValue(), column);
         row.append(String.format(Locale.ROOT, " %s=%.3f", column, m));
         if (column.equals("events_per_cpu_s")) {
           perCpu.put(side.getKey(), m);
@@ -55,10 +48,5 @@ public final class LiveSummary {
       System.out.printf(Locale.ROOT, "plain Beam / EventTimeWindow, events per CPU-second: %.2fx (target: at most 1.5x, %s)%n",
           ratio, ratio <= 1.5 ? "met" : "not met");
     }
-  }
-
-  private static double median(List<String[]> runs, int column) {
-    double[] v = runs.stream().mapToDouble(r -> Double.parseDouble(r[column])).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 }
