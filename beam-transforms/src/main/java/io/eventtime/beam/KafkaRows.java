@@ -120,10 +120,12 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
   private final int sampleSize;
   /** Under {@link #withLiveUntil}: whether to end a partition's read now, by partition; else null. */
   private final SerializableFunction<Integer, Boolean> stopReading;
+  /** Under {@link #withOffsetsCommittedTo}: the group told each partition's read position; else null. */
+  private final String commitGroup;
 
   private KafkaRows(String bootstrapServers, String topic, Map<String, Object> consumerProperties, String startPosition,
       Until until, Map<Integer, Long> startOffsets, Schema schema, int sampleSize,
-      SerializableFunction<Integer, Boolean> stopReading) {
+      SerializableFunction<Integer, Boolean> stopReading, String commitGroup) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.consumerProperties = consumerProperties;
@@ -133,22 +135,23 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     this.schema = schema;
     this.sampleSize = sampleSize;
     this.stopReading = stopReading;
+    this.commitGroup = commitGroup;
   }
 
   /** A read to set up with {@link #withBootstrapServers} and {@link #withTopic}. */
   public static KafkaRows read() {
     return new KafkaRows(null, null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), EARLIEST, Until.STOPPED,
-        Map.of(), null, 1000, null);
+        Map.of(), null, 1000, null, null);
   }
 
   /** The brokers to connect to first, {@code host:port[,host:port...]}. */
   public KafkaRows withBootstrapServers(String servers) {
-    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading);
+    return new KafkaRows(servers, topic, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading, commitGroup);
   }
 
   /** The topic to read, all of its partitions. */
   public KafkaRows withTopic(String name) {
-    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading);
+    return new KafkaRows(bootstrapServers, name, consumerProperties, startPosition, until, startOffsets, schema, sampleSize, stopReading, commitGroup);
   }
 
   /**
@@ -161,7 +164,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     }
     Map<String, Object> all = new LinkedHashMap<>(consumerProperties);
     all.put(key, value);
-    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, startOffsets, schema, sampleSize, stopReading);
+    return new KafkaRows(bootstrapServers, topic, Map.copyOf(all), startPosition, until, startOffsets, schema, sampleSize, stopReading, commitGroup);
   }
 
   /** Where a partition without a committed offset starts: {@value #EARLIEST} (default) or {@value #LATEST}. */
@@ -170,7 +173,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (!p.equals(EARLIEST) && !p.equals(LATEST)) {
       throw new IllegalArgumentException("the start position '" + position + "' is unknown: give " + EARLIEST + " or " + LATEST);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, startOffsets, schema, sampleSize, stopReading);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, p, until, startOffsets, schema, sampleSize, stopReading, commitGroup);
   }
 
   /**
@@ -180,7 +183,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withUntilAvailable() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.AVAILABLE, startOffsets, schema,
-        sampleSize, stopReading);
+        sampleSize, stopReading, commitGroup);
   }
 
   /**
@@ -205,7 +208,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withLiveUntilAvailable() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_AVAILABLE, startOffsets, schema,
-        sampleSize, stopReading);
+        sampleSize, stopReading, commitGroup);
   }
 
   /**
@@ -232,7 +235,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       throw new IllegalArgumentException("withLiveUntil needs the function that says when a partition's read ends");
     }
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, Until.LIVE_TOLD, startOffsets, schema,
-        sampleSize, stopReading);
+        sampleSize, stopReading, commitGroup);
   }
 
   /**
@@ -249,7 +252,30 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       }
     }
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, Map.copyOf(offsets), schema,
-        sampleSize, stopReading);
+        sampleSize, stopReading, commitGroup);
+  }
+
+  /**
+   * Commits each partition's read position to the consumer group {@code group} as the read goes
+   * on (at least every second while it reads, and where it ends), for monitoring: a lag tool shows
+   * how far the pipeline has read. Where the read starts is not changed: a group given only here is
+   * not asked for its offsets (give it as the consumer property {@code group.id} too for that). The
+   * offsets are those read, not those whose windows have left: a stored state, not the group, is
+   * what a restart goes on from. A failed commit is not the read's failure. A read that follows
+   * the topic (no {@code withUntil...}) is then KafkaRows' own live read, as under {@link
+   * #withLiveUntil} with no end, not KafkaIO's, which would start at the group's offsets.
+   *
+   * <pre>{@code
+   * KafkaRows.Result in = p.apply(KafkaRows.read().withBootstrapServers("broker:9092")
+   *     .withTopic("orders").withOffsetsCommittedTo("orders-windows"));
+   * }</pre>
+   */
+  public KafkaRows withOffsetsCommittedTo(String group) {
+    if (group == null || group.isBlank()) {
+      throw new IllegalArgumentException("withOffsetsCommittedTo needs the consumer group to commit the offsets to");
+    }
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema,
+        sampleSize, stopReading, group);
   }
 
   /** Where the read ends. */
@@ -278,12 +304,12 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
    */
   public KafkaRows withRawValues() {
     return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, RAW_VALUES,
-        sampleSize, stopReading);
+        sampleSize, stopReading, commitGroup);
   }
 
   /** The schema of the values, instead of inferring it (without the partition and offset fields). */
   public KafkaRows withSchema(Schema s) {
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, s, sampleSize, stopReading);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, s, sampleSize, stopReading, commitGroup);
   }
 
   /** How many of the topic's first records the schema is inferred from (default 1000). */
@@ -291,7 +317,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
     if (records < 1) {
       throw new IllegalArgumentException("the sample size must be at least 1 record, got " + records);
     }
-    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema, records, stopReading);
+    return new KafkaRows(bootstrapServers, topic, consumerProperties, startPosition, until, startOffsets, schema, records, stopReading, commitGroup);
   }
 
   /** The settings a runner's UI shows for this step. */
@@ -313,6 +339,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       case LIVE_TOLD -> "Reads as a live stream until the stop function says so";
     }));
     builder.add(DisplayData.item("consumerProperties", shownProperties()).withLabel("Consumer properties"));
+    builder.addIfNotNull(DisplayData.item("commitGroup", commitGroup).withLabel("Read offsets committed to group"));
     if (schema != null) {
       builder.add(DisplayData.item("schema", schema.getFields().stream()
           .map(f -> f.getName() + " " + f.getType().getTypeName()).toList().toString()).withLabel("Schema"));
@@ -348,7 +375,7 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
         throw new IllegalArgumentException("withStartOffsets goes with a read that ends (withUntilAvailable,"
             + " withLiveUntilAvailable or withLiveUntil); a read that follows the topic starts at the group's offsets or the start position");
       }
-      out = until != Until.STOPPED
+      out = until != Until.STOPPED || commitGroup != null
           ? readRanges(begin, kafka, partitions, config, decoder)
           : begin.apply("ReadKafka", KafkaIO.<byte[], byte[]>read()
                   .withBootstrapServers(bootstrapServers)
@@ -375,8 +402,10 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       }
       start.put(given.getKey(), given.getValue());
     }
-    // a read until told has no end offset: every partition is read, also one without records yet
-    Map<Integer, Long> end = until == Until.LIVE_TOLD ? null : kafka.endOffsets(partitions);
+    // a read until told (or that follows the topic) has no end offset: every partition is read, also one without records yet
+    boolean openEnded = until == Until.LIVE_TOLD || until == Until.STOPPED;
+    SerializableFunction<Integer, Boolean> stop = until == Until.STOPPED ? new NeverStop() : stopReading;
+    Map<Integer, Long> end = openEnded ? null : kafka.endOffsets(partitions);
     List<KV<Integer, KV<Long, Long>>> ranges = new ArrayList<>();
     start.forEach((partition, from) -> {
       long to = end == null ? Long.MAX_VALUE : end.get(partition);
@@ -385,15 +414,15 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
       }
     });
     // a read until told is fed from a source that stays open until then (KafkaRowsOpenRanges says why)
-    PCollection<KV<Integer, KV<Long, Long>>> offsetRanges = until == Until.LIVE_TOLD
-        ? begin.apply("OffsetRanges", Read.from(new KafkaRowsOpenRanges(ranges, stopReading)))
+    PCollection<KV<Integer, KV<Long, Long>>> offsetRanges = openEnded
+        ? begin.apply("OffsetRanges", Read.from(new KafkaRowsOpenRanges(ranges, stop)))
         : begin.apply("OffsetRanges", Create.of(ranges)
             .withCoder(KvCoder.of(VarIntCoder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))));
     return offsetRanges
         .apply("SpreadPartitions", Reshuffle.viaRandomKey())
         .apply("ReadRanges", (until != Until.AVAILABLE
-            ? ParDo.of(new KafkaRowsLiveRangeReadFn(new KafkaRowsRange(topic, config, decoder), stopReading))
-            : ParDo.of(new KafkaRowsRangeReadFn(new KafkaRowsRange(topic, config, decoder))))
+            ? ParDo.of(new KafkaRowsLiveRangeReadFn(new KafkaRowsRange(topic, config, decoder, commitGroup), stop))
+            : ParDo.of(new KafkaRowsRangeReadFn(new KafkaRowsRange(topic, config, decoder, commitGroup))))
             .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
   }
 
@@ -413,10 +442,25 @@ public final class KafkaRows extends PTransform<PBegin, KafkaRows.Result> {
         }
       }
     }
+    Object startGroup = consumerProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
+    if (commitGroup != null && startGroup != null && !commitGroup.equals(startGroup)) {
+      throw new IllegalArgumentException("the read starts at the offsets of group " + startGroup + " (group.id) but commits"
+          + " to group " + commitGroup + " (withOffsetsCommittedTo): give one group");
+    }
     Map<String, Object> config = new HashMap<>(consumerProperties);
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, startPosition);
     return config;
+  }
+
+  /** The stop function of a read that follows the topic until the pipeline is stopped: never. */
+  private static final class NeverStop implements SerializableFunction<Integer, Boolean> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Boolean apply(Integer partition) {
+      return false;
+    }
   }
 
   private static Schema withPositions(Schema values) {

@@ -1,8 +1,9 @@
 package io.eventtime.beam;
 
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ConcurrentModificationException;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.io.range.OffsetRange;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.joda.time.Instant;
 
 /**
@@ -58,13 +60,24 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
 
   @Setup
   public void setup() {
-    consumers = new HashMap<>();
+    consumers = new ConcurrentHashMap<>(); // torn down from another thread, see teardown
   }
 
+  /**
+   * Closes the consumers. A runner that cancels a pipeline may tear the DoFn down while a read
+   * still runs on another thread (the Direct runner does): that read's consumer is woken instead
+   * (a consumer is for one thread), and the read closes it as it ends ({@link #process}).
+   */
   @Teardown
   public void teardown() {
     if (consumers != null) {
-      consumers.values().forEach(KafkaConsumer::close);
+      for (KafkaConsumer<byte[], byte[]> consumer : consumers.values()) {
+        try {
+          consumer.close();
+        } catch (ConcurrentModificationException inUse) {
+          consumer.wakeup();
+        }
+      }
       consumers.clear();
     }
   }
@@ -105,10 +118,20 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
       MultiOutputReceiver out) {
     int partition = offsets.getKey();
     TopicPartition tp = range.partition(partition);
+    KafkaConsumer<byte[], byte[]> consumer = consumerAt(partition, tp, tracker.currentRestriction().getFrom());
+    try {
+      return read(partition, tp, consumer, tracker, watermark, out);
+    } catch (WakeupException tornDown) {
+      consumer.close(); // woken by teardown: this thread had it, so it closes it
+      throw tornDown;
+    }
+  }
+
+  private ProcessContinuation read(int partition, TopicPartition tp, KafkaConsumer<byte[], byte[]> consumer,
+      RestrictionTracker<OffsetRange, Long> tracker, ManualWatermarkEstimator<Instant> watermark, MultiOutputReceiver out) {
     long from = tracker.currentRestriction().getFrom();
     long end = tracker.currentRestriction().getTo();
     KafkaRowsArrivalStamps stamps = new KafkaRowsArrivalStamps(watermark.currentWatermark());
-    KafkaConsumer<byte[], byte[]> consumer = consumerAt(partition, tp, from);
     long handBackAt = System.nanoTime() + CALL.toNanos();
     long claimed = from - 1;
     while (consumer.position(tp) < end) {
@@ -126,6 +149,7 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
           claimed = passed;
         }
         if (passed < end - 1) {
+          commitRead(consumer, tp, from, claimed + 1);
           return ProcessContinuation.resume(); // nothing to read: hand the watermark on and come back
         }
         continue;
@@ -143,6 +167,7 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
         watermark.setWatermark(stamp);
       }
       if (System.nanoTime() - handBackAt > 0 && consumer.position(tp) < end) {
+        commitRead(consumer, tp, from, claimed + 1);
         return ProcessContinuation.resume();
       }
     }
@@ -150,8 +175,17 @@ final class KafkaRowsLiveRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, R
     if (claimed < end - 1 && !tracker.tryClaim(end - 1)) {
       return ProcessContinuation.stop();
     }
+    // where this read ended: the end, or the position reached when told to stop (the rest is not read)
+    range.commitRead(consumer, tp, Math.min(consumer.position(tp), end));
     consumers.remove(partition).close();
     return ProcessContinuation.stop();
+  }
+
+  /** Tells the group how far the read got in this call, if it got anywhere: not at every empty poll. */
+  private void commitRead(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, long from, long next) {
+    if (next > from) {
+      range.commitRead(consumer, tp, next);
+    }
   }
 
   /** The partition's consumer kept from the last call, at {@code from}: moved there only when it is not. */

@@ -36,14 +36,16 @@ final class KafkaRowsRangeReadFn extends DoFn<KV<Integer, KV<Long, Long>>, Row> 
     long end = offsets.getValue().getValue();
     KafkaRowsArrivalStamps stamps = new KafkaRowsArrivalStamps(null);
     try (KafkaConsumer<byte[], byte[]> consumer = range.consumer(tp, offsets.getValue().getKey())) {
+      read:
       while (consumer.position(tp) < end) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
           if (r.offset() >= end) {
-            return;
+            break read;
           }
           range.output(r, stamps.next(Instant.now()), out);
         }
       }
+      range.commitRead(consumer, tp, end);
     }
   }
 }

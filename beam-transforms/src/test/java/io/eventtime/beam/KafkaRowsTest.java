@@ -224,6 +224,66 @@ class KafkaRowsTest {
     p.run().waitUntilFinish();
   }
 
+  /**
+   * {@link KafkaRows#withOffsetsCommittedTo}: the group is told where each partition's read got to,
+   * by a bounded read, a live read that ends and a read that follows the topic (KafkaRows' own read
+   * then, not KafkaIO's); and it is not where the reads start (the group's offset 2 in partition 0
+   * is passed over: every read starts at the first offset).
+   */
+  @Test
+  void withOffsetsCommittedTo_tellsTheGroupWhereEachReadGot_butTheReadsStartAtTheStartPosition() throws Exception {
+    broker.createTopic("watched2", 2);
+    broker.produce("watched2", 0, "{\"n\":0}", "{\"n\":1}", "{\"n\":2}");
+    broker.produce("watched2", 1, "{\"n\":10}");
+    commit("bounded", "watched2", 0, 2);
+    Schema n = Schema.builder().addInt64Field("n").build();
+    Pipeline p = pipeline();
+    PAssert.that(text(p.apply("Bounded", read("watched2").withSchema(n).withUntilAvailable()
+        .withOffsetsCommittedTo("bounded")).rows())).containsInAnyOrder("0|0|0", "1|0|1", "2|0|2", "10|1|0");
+    PAssert.that(text(p.apply("Live", read("watched2").withSchema(n).withLiveUntilAvailable()
+        .withOffsetsCommittedTo("live")).rows())).containsInAnyOrder("0|0|0", "1|0|1", "2|0|2", "10|1|0");
+    p.run().waitUntilFinish();
+    assertThat(broker.committedOffsets("bounded", "watched2")).isEqualTo(Map.of(0, 3L, 1, 1L));
+    assertThat(broker.committedOffsets("live", "watched2")).isEqualTo(Map.of(0, 3L, 1, 1L));
+
+    commit("following", "watched2", 0, 2);
+    Collected.ROWS.clear();
+    DirectOptions options = PipelineOptionsFactory.fromArgs("--runner=DirectRunner").as(DirectOptions.class);
+    options.setBlockOnRun(false);
+    Pipeline following = Pipeline.create(options);
+    KafkaRows.Result read = following.apply(read("watched2").withSchema(n).withOffsetsCommittedTo("following"));
+    assertThat(read.rows().isBounded()).isEqualTo(PCollection.IsBounded.UNBOUNDED);
+    read.rows().apply(ParDo.of(new Collected()));
+    PipelineResult result = following.run();
+    try {
+      awaitCollected(4);
+      broker.produce("watched2", 1, "{\"n\":11}");
+      awaitCollected(5);
+      for (int i = 0; i < 300 && !broker.committedOffsets("following", "watched2").equals(Map.of(0, 3L, 1, 2L)); i++) {
+        Thread.sleep(100);
+      }
+    } finally {
+      result.cancel();
+    }
+    assertThat(Collected.ROWS.stream().map(r -> r.substring(0, r.indexOf('@'))).toList())
+        .containsExactlyInAnyOrder("0|0|0", "1|0|1", "2|0|2", "10|1|0", "11|1|1");
+    assertThat(broker.committedOffsets("following", "watched2")).isEqualTo(Map.of(0, 3L, 1, 2L));
+  }
+
+  private static Properties groupProperties(String group) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    return props;
+  }
+
+  private static void commit(String group, String topic, int partition, long offset) {
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(groupProperties(group), new ByteArrayDeserializer(),
+        new ByteArrayDeserializer())) {
+      c.commitSync(Map.of(new TopicPartition(topic, partition), new OffsetAndMetadata(offset)));
+    }
+  }
+
   @Test
   void unbounded_followsTheTopicWhileThePipelineRuns_stampsFollowTheOffsetsOfEachPartition() throws Exception {
     broker.createTopic("live3", 3);
@@ -467,6 +527,11 @@ class KafkaRowsTest {
     assertThatThrownBy(() -> KafkaRows.read().withConsumerProperty("auto.offset.reset", "earliest"))
         .hasMessage("the consumer property auto.offset.reset is set by KafkaRows: give the start position with withStartPosition");
     assertThatThrownBy(() -> KafkaRows.read().withSampleSize(0)).hasMessage("the sample size must be at least 1 record, got 0");
+    assertThatThrownBy(() -> KafkaRows.read().withOffsetsCommittedTo(" "))
+        .hasMessage("withOffsetsCommittedTo needs the consumer group to commit the offsets to");
+    assertThatThrownBy(() -> pipeline().apply(read("t").withConsumerProperty("group.id", "a").withOffsetsCommittedTo("b")))
+        .hasMessage("the read starts at the offsets of group a (group.id) but commits to group b (withOffsetsCommittedTo):"
+            + " give one group");
     assertThatThrownBy(() -> pipeline().apply(read("no-such-topic")))
         .hasMessage("topic no-such-topic does not exist on the Kafka brokers at " + broker.bootstrapServers()
             + ": create it first, or check its name");
@@ -504,13 +569,13 @@ class KafkaRowsTest {
 
   @Test
   void displayDataNamesTheSettings() {
-    DisplayData d = DisplayData.from(read("t").withConsumerProperty("group.id", "g").withUntilAvailable()
+    DisplayData d = DisplayData.from(read("t").withConsumerProperty("group.id", "g").withUntilAvailable().withOffsetsCommittedTo("g")
         .withConsumerProperty("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required password=\"s3cret\";")
         .withConsumerProperty("ssl.key.password", "s3cret"));
     assertThat(d.items()).extracting(i -> i.getKey() + "=" + i.getValue()).contains(
         "bootstrapServers=" + broker.bootstrapServers(), "topic=t", "startPosition=earliest", "until=available",
         "consumerProperties={group.id=g, isolation.level=read_committed, sasl.jaas.config=(hidden), ssl.key.password=(hidden)}", "schemaSampleSize=1000",
-        "partitionField=_partition", "arrivalField=_arrival");
+        "partitionField=_partition", "arrivalField=_arrival", "commitGroup=g");
   }
 
   private static List<String> fields(Schema s) {

@@ -167,9 +167,10 @@ public final class EventtimeCommand implements Callable<Integer> {
   String state;
 
   @Option(names = "--kafka-group", paramLabel = "ID",
-      description = "With a kafka:// source, the consumer group the offsets are committed to, for monitoring only "
-          + "(the partitions are assigned, not balanced across a group; with --state the state holds the offsets "
-          + "a restart goes on from). Default: none. Example: --kafka-group eventtime-orders")
+      description = "With a kafka:// source, the consumer group the offsets are committed to, for monitoring only: "
+          + "with --state the offsets stored at each commit (the state holds the offsets a restart goes on from), "
+          + "else the offsets read as the run goes on. The partitions are assigned, not balanced across a group, and "
+          + "the reads never start at the group's offsets. Default: none. Example: --kafka-group eventtime-orders")
   String kafkaGroup;
 
   @Option(names = "--kafka-start", paramLabel = "earliest|latest", defaultValue = "earliest",
@@ -594,6 +595,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), address));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       if (stateDir == null) {
+        source.commitReadOffsets();
         runLiveWithoutState(plan, settings, source, rows);
       } else {
         runLiveWithState(plan, settings, source, rows, stateDir,

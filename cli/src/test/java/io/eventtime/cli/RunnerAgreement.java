@@ -102,7 +102,8 @@ public final class RunnerAgreement {
    * and the random stream's queries over one partition and over three (its lines dealt at random to
    * the partitions), each printing the local runner's lines. With three partitions stderr is not
    * compared: the local runner tells the first rejected rows in the order the partitions' records
-   * came, the Beam runner by partition and offset.
+   * came, the Beam runner by partition and offset. Each run has a {@code --kafka-group} of its own,
+   * which is told the offsets read (no {@code --state}): every partition's end offset.
    */
   public static void checkKafka(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
       throws IOException {
@@ -161,7 +162,7 @@ public final class RunnerAgreement {
       assertThat(run1.out()).as("run 1 on %s, stderr %s", pairs.get(i).get(0), run1.err())
           .containsExactly(printed1.get(printed1.size() - 1));
       // the group is told the stored next offset, for monitoring
-      assertThat(committedOffset(broker, group, topic)).as("the group's offset after run 1 on %s", pairs.get(i).get(0))
+      assertThat(broker.committedOffsets(group, topic).get(0)).as("the group's offset after run 1 on %s", pairs.get(i).get(0))
           .isEqualTo((long) B.run1().times().size());
       // as if a run had written rows after its last commit and then been killed: the next run cuts them off
       Files.writeString(output, "{\"window_start\":\"written after the commit", java.nio.file.StandardOpenOption.APPEND);
@@ -174,7 +175,7 @@ public final class RunnerAgreement {
       windows.addAll(printed2.subList(0, printed2.size() - 1));
       assertThat(Files.readAllLines(output)).as("--output after run 1 on %s and run 2 on %s", pairs.get(i).get(0),
           pairs.get(i).get(1)).containsExactlyElementsOf(windows);
-      assertThat(committedOffset(broker, group, topic)).as("the group's offset after run 2 on %s", pairs.get(i).get(1))
+      assertThat(broker.committedOffsets(group, topic).get(0)).as("the group's offset after run 2 on %s", pairs.get(i).get(1))
           .isEqualTo((long) B.run1().times().size() + B.run2().times().size());
     }
   }
@@ -203,21 +204,6 @@ public final class RunnerAgreement {
     }
     assertThat(printed.get(2)).as("run 1 on %s", runner).containsExactlyElementsOf(printed.get(0));
     assertThat(printed.get(3)).as("run 2 on %s", runner).containsExactlyElementsOf(printed.get(1));
-  }
-
-  /** The offset {@code group} has committed for partition 0 of {@code topic}, null for none. */
-  private static Long committedOffset(io.eventtime.testing.kafka.KafkaBroker broker, String group, String topic) {
-    java.util.Properties p = new java.util.Properties();
-    p.put("bootstrap.servers", broker.bootstrapServers());
-    p.put("group.id", group);
-    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
-        new org.apache.kafka.clients.consumer.KafkaConsumer<>(p,
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-      org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(topic, 0);
-      org.apache.kafka.clients.consumer.OffsetAndMetadata m = c.committed(java.util.Set.of(tp)).get(tp);
-      return m == null ? null : m.offset();
-    }
   }
 
   /**
@@ -302,17 +288,26 @@ public final class RunnerAgreement {
         "--until", "available"));
     args.addAll(flags);
     args.add(sql);
-    Cli local = Cli.run(args.toArray(String[]::new));
+    Cli local = Cli.run(withGroup(args, topic + "-local").toArray(String[]::new));
     args.addAll(0, List.of("--runner", runner));
-    Cli other = Cli.run(args.toArray(String[]::new));
+    Cli other = Cli.run(withGroup(args, topic + "-" + runner).toArray(String[]::new));
     assertThat(local.status()).as(String.join("\n", local.out()) + local.err()).isZero();
     assertThat(other.out()).as(runner + " vs local on " + topic + ", stderr: " + other.err())
         .containsExactlyElementsOf(local.out());
     assertThat(other.status()).isZero();
+    // without --state the group is told the offsets read, for monitoring: here every partition to its end
+    assertThat(broker.committedOffsets(topic + "-local", topic)).isEqualTo(broker.endOffsets(topic));
+    assertThat(broker.committedOffsets(topic + "-" + runner, topic)).isEqualTo(broker.endOffsets(topic));
     if (sameStderr) {
       assertThat(other.err()).isEqualTo(local.err());
     }
     return local.out();
+  }
+
+  private static List<String> withGroup(List<String> args, String group) {
+    List<String> with = new ArrayList<>(List.of("--kafka-group", group));
+    with.addAll(args);
+    return with;
   }
 
   /** The seed page's examples and the random stream's queries, each on local and on {@code runner}. */

@@ -88,7 +88,7 @@ public final class BeamKafkaRunner {
   private static final List<String> READ_OWN = List.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
       ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
       ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-      // the group only gets the stored offsets, for monitoring: the reads start where the state or --kafka-start says
+      // the group is only told offsets, for monitoring: the reads start where the state or --kafka-start says
       ConsumerConfig.GROUP_ID_CONFIG);
 
   /**
@@ -130,6 +130,9 @@ public final class BeamKafkaRunner {
       if (stateDir != null) {
         state = EventTimeState.open(stateDir, window, KafkaSource.stateSource(address));
         read = read.withStartOffsets(storedOffsets(state.loaded(), stateDir));
+      } else if (consumer.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
+        // no state to tell the group at the end: the reads tell it the offsets read, as the local runner does
+        read = read.withOffsetsCommittedTo(String.valueOf(consumer.get(ConsumerConfig.GROUP_ID_CONFIG)));
       }
       for (Map.Entry<Object, Object> c : consumer.entrySet()) {
         if (!READ_OWN.contains(String.valueOf(c.getKey()))) {

@@ -43,7 +43,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>One thread reads ({@link #sample}, {@link #next}); {@link #stop} and {@link #commitToGroup}
  * may be called from any other. The consumer group, when given, is told the offsets the state
- * stored, for monitoring only: the state is what a restart goes on from.
+ * stored, or in a run without a state the offsets read ({@link #commitReadOffsets}), for
+ * monitoring only: the state is what a restart goes on from.
  */
 public final class KafkaSource implements LiveFeed, Closeable {
   /** How long a request to the broker may take before the run is given up, unless told otherwise. */
@@ -89,6 +90,8 @@ public final class KafkaSource implements LiveFeed, Closeable {
   private final boolean[] done;
   private final ArrayDeque<Sampled> replay = new ArrayDeque<>();
   private final AtomicReference<Map<TopicPartition, OffsetAndMetadata>> toCommit = new AtomicReference<>();
+  /** Under {@link #commitReadOffsets}: each partition's next offset after the records handed on, else null. */
+  private long[] read;
   private volatile boolean stopped;
   /** With {@code --until idle=D}: D in nanoseconds, else 0; and when the last record came. */
   private long idleNanos;
@@ -375,6 +378,9 @@ public final class KafkaSource implements LiveFeed, Closeable {
   }
 
   private void take(int partition, long offset, byte[] value) {
+    if (read != null) {
+      read[partition] = offset + 1;
+    }
     currentPartition = partition;
     currentOffset = offset;
     currentHasValue = value != null;
@@ -383,6 +389,9 @@ public final class KafkaSource implements LiveFeed, Closeable {
 
   /** One poll: the records up to each partition's end offset under {@code untilAvailable}. */
   private void poll() {
+    if (read != null) {
+      commitToGroup(read);
+    }
     Map<TopicPartition, OffsetAndMetadata> commit = toCommit.getAndSet(null);
     if (commit != null) {
       consumer.commitAsync(commit, null); // monitoring only: a failed commit is not the run's failure
@@ -522,9 +531,23 @@ public final class KafkaSource implements LiveFeed, Closeable {
     }
   }
 
+  /**
+   * Tells the consumer group (when there is one), at each poll and at the close, each partition's
+   * next offset after the records {@link #next} handed on: for a run without a state, whose
+   * offsets the group would otherwise never be told.
+   */
+  public void commitReadOffsets() {
+    if (hasGroup) {
+      read = startOffsets.clone();
+    }
+  }
+
   /** Commits what is still to be told to the group, then closes the consumer. */
   @Override
   public void close() {
+    if (read != null) {
+      commitToGroup(read);
+    }
     try {
       Map<TopicPartition, OffsetAndMetadata> commit = toCommit.getAndSet(null);
       if (commit != null) {

@@ -31,17 +31,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * words; they are fixed for the run, as on the local engine, and an Event Time Window downstream
  * with a partition field waits on each of them ({@link TranslationContext#liveSource}).
  *
- * <p>Refused before the run: the setting Beam cannot give the local engine's meaning yet (a
- * consumer group), and any Spark run (its runner runs no event-time timers in
- * streaming mode).
+ * <p>A consumer group gets the offsets read, for monitoring, as on the local engine: the reads
+ * start at the start position all the same. Refused before the run: any Spark run (its runner
+ * runs no event-time timers in streaming mode).
  */
 final class EventKafkaInputTranslation implements TransformTranslation {
   /** Why a Spark run is refused: the reasoning of EventTimeWindow's, in one text. */
   static final String SPARK_REFUSAL = "it reads the topic live, as an unbounded input, which the Beam Spark (eventtime)"
       + " engine cannot run: " + EventTimeWindow.SPARK_REFUSAL;
-  static final String GROUP_REFUSAL = "Consumer group: on the local engine the group only gets the offsets read, for"
-      + " monitoring; on Beam, KafkaIO would start each partition at the group's committed offset instead of the start"
-      + " position: clear the consumer group, or run this pipeline on the local engine";
   private static final Class<?> PKG = EventKafkaInputMeta.class;
 
   @Override
@@ -65,13 +62,10 @@ final class EventKafkaInputTranslation implements TransformTranslation {
     if (settings == null) {
       return null;
     }
-    if (Settings.resolve(context.variables(), m.getConsumerGroup()) != null) {
-      context.problem(t, GROUP_REFUSAL);
-      return null;
-    }
     String servers = Settings.resolve(context.variables(), m.getBootstrapServers());
     String topic = Settings.resolve(context.variables(), m.getTopic());
     String start = Settings.resolve(context.variables(), m.getStartPosition());
+    String group = Settings.resolve(context.variables(), m.getConsumerGroup());
     String timeout = Settings.resolve(context.variables(), m.getConnectionTimeout());
     long timeoutMillis = timeout == null ? 30_000 : Settings.positiveDuration("Connection timeout", timeout, new ArrayList<>());
     List<TopicPartition> partitions = partitions(context, t, servers, topic, timeoutMillis);
@@ -88,8 +82,8 @@ final class EventKafkaInputTranslation implements TransformTranslation {
     }
     boolean fromEarliest = start == null || !start.toLowerCase(Locale.ROOT).equals("latest");
     PCollectionTuple read = context.beam().apply(t.getName(),
-        new EventKafkaRead(context.workers(), t.getName(), servers, topic, fromEarliest, m.isStopWhenCaughtUp(), rows,
-            errors));
+        new EventKafkaRead(context.workers(), t.getName(), servers, topic, fromEarliest, m.isStopWhenCaughtUp(), group,
+            rows, errors));
     context.liveSource(t, partitions.stream().map(TopicPartition::partition).toList(),
         Settings.resolve(context.variables(), m.getPartitionField()));
     context.toMainTargets(t, targets, read.get(EventKafkaRead.ROWS), Arrivals.OFFSET_BITS, 0, out);

@@ -24,7 +24,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * {@link KafkaRecords} (so the values, types, key, Kafka timestamp and reasons are those of the
  * local engine). Each row's arrival position is its offset in its partition. Records that cannot
  * be read go to the error output when the transform has error handling, and are counted as
- * rejected in any case.
+ * rejected in any case. A consumer group is told the offsets read, for monitoring ({@link
+ * KafkaRows#withOffsetsCommittedTo}).
  */
 final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
   static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
@@ -36,28 +37,34 @@ final class EventKafkaRead extends PTransform<PBegin, PCollectionTuple> {
   private final String topic;
   private final boolean fromEarliest;
   private final boolean untilCaughtUp;
+  private final String group;
   private final RowLayout rows;
   private final RowLayout errors;
 
   /** {@code errors}: the layout of error rows, or null without error handling. */
   EventKafkaRead(HopContext context, String transformName, String servers, String topic, boolean fromEarliest,
-      boolean untilCaughtUp, RowLayout rows, RowLayout errors) {
+      boolean untilCaughtUp, String group, RowLayout rows, RowLayout errors) {
     this.context = context;
     this.transformName = transformName;
     this.servers = servers;
     this.topic = topic;
     this.fromEarliest = fromEarliest;
     this.untilCaughtUp = untilCaughtUp;
+    this.group = group;
     this.rows = rows;
     this.errors = errors;
   }
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    // as the local engine reads: committed transactions only (KafkaRows' default), from the start position, no group
+    // as the local engine reads: committed transactions only (KafkaRows' default), from the start position, and
+    // the group, if any, only told the offsets read
     KafkaRows read = KafkaRows.read().withBootstrapServers(servers).withTopic(topic)
         .withStartPosition(fromEarliest ? KafkaRows.EARLIEST : KafkaRows.LATEST).withRawValues()
         .withConsumerProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    if (group != null) {
+      read = read.withOffsetsCommittedTo(group);
+    }
     PCollectionTuple out = begin
         .apply("ReadTopic", untilCaughtUp ? read.withLiveUntilAvailable() : read).rows()
         .apply("ReadRecords", ParDo.of(new ReadFn(context, transformName, rows, errors))

@@ -48,7 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * run closes a window only when every partition's watermark has passed it: each partition ends
  * with a record of user {@value #CLOSER}, an hour later, which closes every other window and whose
  * own window only the local run writes. Also: the runner's engine runs a live pipeline from Hop
- * until it is stopped, and one that stops when caught up to its end, with the local engine's files.
+ * until it is stopped, and one that stops when caught up to its end, with the local engine's files
+ * and its consumer group's offsets.
  */
 public abstract class LiveKafkaEquivalenceSuite {
   /** The options of a live run on the runner under test: {@code run()} must return while the job runs. */
@@ -116,18 +117,19 @@ public abstract class LiveKafkaEquivalenceSuite {
 
   /**
    * From Hop (HopGui's Run, HopRun) with the runner's (eventtime) run configuration: the live run
-   * goes on until the pipeline is stopped, writes the window rows meanwhile, and a stop ends it
-   * without an error.
+   * goes on until the pipeline is stopped, writes the window rows meanwhile, tells its consumer
+   * group the offsets read, and a stop ends it without an error.
    */
   @org.junit.jupiter.api.Test
   void theEngineRunsTheLivePipelineUntilItIsStopped() throws Exception {
     String topic = "hop-beam-engine";
     broker.createTopic(topic, 1);
     produceThreeEvents(topic);
-    IPipelineEngine<PipelineMeta> engine = engine(pipeline(topic, 1, false, dir.resolve("out")));
+    IPipelineEngine<PipelineMeta> engine = engine(withGroup(pipeline(topic, 1, false, dir.resolve("out")), "beam-live"));
     engine.execute();
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (System.nanoTime() < deadline && !allThere(dir.resolve("out"), Map.of("windows.ndjson", 2))) {
+    while (System.nanoTime() < deadline && !(allThere(dir.resolve("out"), Map.of("windows.ndjson", 2))
+        && broker.committedOffsets("beam-live", topic).equals(Map.of(0, 3L)))) {
       assertThat(engine.isFinished()).as("the live run goes on").isFalse();
       Thread.sleep(200);
     }
@@ -143,6 +145,7 @@ public abstract class LiveKafkaEquivalenceSuite {
         "{\"user\":\"bob\",\"window_start\":\"2026-07-18 10:00:00\",\"window_end\":\"2026-07-18 10:00:10\",\"events\":1,"
             + "\"total\":2}");
     assertThat(engine.findComponent("Read", 0).getLinesInput()).isEqualTo(countsAfterAStop() ? 3L : 0L);
+    assertThat(broker.committedOffsets("beam-live", topic)).isEqualTo(Map.of(0, 3L));
     assertThat(log).contains("Execution stopped on Beam's " + runConfiguration().runner().name().toLowerCase(Locale.ROOT)
             + " runner with run configuration 'live'");
   }
@@ -186,10 +189,11 @@ public abstract class LiveKafkaEquivalenceSuite {
       broker.produce(topic, p, records(random, p));
     }
     Path local = dir.resolve("local");
-    HopBeamTesting.runLocal(pipeline(topic, 3, true, local), Map.of());
+    HopBeamTesting.runLocal(withGroup(pipeline(topic, 3, true, local), "local-caught-up"), Map.of());
     Map<String, List<String>> expected = HopBeamTesting.files(local);
+    assertThat(broker.committedOffsets("local-caught-up", topic)).isEqualTo(broker.endOffsets(topic));
 
-    IPipelineEngine<PipelineMeta> engine = engine(pipeline(topic, 3, true, dir.resolve("beam")));
+    IPipelineEngine<PipelineMeta> engine = engine(withGroup(pipeline(topic, 3, true, dir.resolve("beam")), "beam-caught-up"));
     engine.execute();
     engine.waitUntilFinished();
     String log = HopLogStore.getAppender().getBuffer(engine.getLogChannelId(), false).toString();
@@ -200,6 +204,14 @@ public abstract class LiveKafkaEquivalenceSuite {
       // the lines of one file come in the order the Beam steps hand them on, which the runner chooses
       assertThat(written.get(file)).as(file).containsExactlyInAnyOrderElementsOf(expected.get(file));
     }
+    // the consumer group is told the offsets read, for monitoring, as on the local engine
+    assertThat(broker.committedOffsets("beam-caught-up", topic)).isEqualTo(broker.endOffsets(topic));
+  }
+
+  /** {@code meta} with its Event Kafka Input's consumer group set to {@code group}. */
+  private static PipelineMeta withGroup(PipelineMeta meta, String group) {
+    ((EventKafkaInputMeta) meta.findTransform("Read").getTransform()).setConsumerGroup(group);
+    return meta;
   }
 
   /** Into partition 0: ann and bob in window 10:00:00 (10 s), ann in window 10:00:10. */

@@ -144,17 +144,6 @@ class TranslationRefusalTest {
   }
 
   @Test
-  void anEventKafkaInputWithAConsumerGroup() {
-    EventKafkaInputMeta kafka = kafka();
-    kafka.setStopWhenCaughtUp(true);
-    kafka.setConsumerGroup("windows");
-    assertThat(problems(kafkaPipeline(kafka).meta())).containsExactly(
-        "Transform 'Read topic': Consumer group: on the local engine the group only gets the offsets read, for"
-            + " monitoring; on Beam, KafkaIO would start each partition at the group's committed offset instead of the"
-            + " start position: clear the consumer group, or run this pipeline on the local engine");
-  }
-
-  @Test
   void anEventKafkaInputWhoseBrokerDoesNotAnswer() {
     assertThat(problems(kafkaPipeline(kafka()).meta())).containsExactly("Transform 'Read topic': Bootstrap servers:"
         + " no broker at 127.0.0.1:1 answered within 1 s (asking for topic events): check the servers, the network,"

@@ -215,6 +215,19 @@ public final class KafkaBroker implements AutoCloseable {
     return ends;
   }
 
+  /** The offsets consumer group {@code group} has committed for {@code topic}, by partition: none for a partition without one. */
+  public Map<Integer, Long> committedOffsets(String group, String topic) {
+    requireRunning();
+    Map<Integer, Long> committed = new TreeMap<>();
+    await("list the offsets of group " + group, admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
+        .forEach((tp, o) -> {
+          if (tp.topic().equals(topic) && o != null) {
+            committed.put(tp.partition(), o.offset());
+          }
+        });
+    return committed;
+  }
+
   /** Shuts the server down, keeping its log and ports, so that {@link #restart()} brings it back. */
   public void stop() {
     closeClients();
