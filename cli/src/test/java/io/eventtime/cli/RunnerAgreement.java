@@ -230,6 +230,91 @@ public final class RunnerAgreement {
   }
 
   /**
+   * Exactly once across {@code kill -9} on {@code runner}: a random stream in a topic of three
+   * partitions is read with {@code --until available}, {@code --state}, {@code --output} and
+   * {@code --late-output}: a first run over its first half runs to its end (it stores a state and
+   * the files' lengths); over the second half, runs are killed (SIGKILL) at random points of the
+   * output's growth, then one runs to its end. The files are then exactly those of the local
+   * runner's two uninterrupted runs (the late rows in any order: they come in the order the
+   * partitions interleave). A Beam run stores its state when its job ends, so each killed run
+   * leaves rows past the stored lengths, which the next run must cut off.
+   */
+  public static void checkKafkaKilled(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
+      throws IOException, InterruptedException {
+    String topic = "killed_" + runner;
+    broker.createTopic(topic, 3);
+    Random random = new Random(20261205L);
+    List<String> lines = Files.readAllLines(randomStream(dir, 20261205L, 2000));
+    Query q = RANDOM_STREAM_QUERIES.get(0);
+    List<String> common = new ArrayList<>(List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--table", "stream", "--until", "available"));
+    common.addAll(q.flags());
+    Path once = dir.resolve("once.ndjson");
+    Path lateOnce = dir.resolve("late-once.ndjson");
+    List<String> uninterrupted = new ArrayList<>(common);
+    uninterrupted.addAll(List.of("--state", dir.resolve("state-once").toString(), "--output", once.toString(),
+        "--late-output", lateOnce.toString(), q.sql()));
+    Path twice = dir.resolve("twice.ndjson");
+    Path lateTwice = dir.resolve("late-twice.ndjson");
+    List<String> args = new ArrayList<>(List.of("--runner", runner));
+    args.addAll(common);
+    args.addAll(List.of("--state", dir.resolve("state-killed").toString(), "--output", twice.toString(),
+        "--late-output", lateTwice.toString(), q.sql()));
+
+    produceDealt(broker, topic, lines.subList(0, lines.size() / 2), random);
+    Cli local1 = Cli.run(uninterrupted.toArray(String[]::new));
+    assertThat(local1.status()).as(local1.err()).isZero();
+    Cli first = Cli.run(args.toArray(String[]::new));
+    assertThat(first.status()).as(first.err()).isZero();
+    produceDealt(broker, topic, lines.subList(lines.size() / 2, lines.size()), random);
+    Cli local2 = Cli.run(uninterrupted.toArray(String[]::new));
+    assertThat(local2.status()).as(local2.err()).isZero();
+
+    long stored = Files.size(twice);
+    long full = Files.size(once);
+    int killed = 0;
+    for (int round = 0; round < 2; round++) {
+      long killAt = stored + 1 + (long) (random.nextDouble() * Math.max(1, full - stored - 1));
+      Process p = ChildCommand.start(args, ProcessBuilder.Redirect.DISCARD);
+      try {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
+        while (p.isAlive() && Files.size(twice) < killAt) {
+          assertThat(System.nanoTime()).as("round %s reaches %s bytes of output", round, killAt).isLessThan(deadline);
+          Thread.sleep(1);
+        }
+        if (p.isAlive()) {
+          p.destroyForcibly(); // SIGKILL: no hook runs
+          killed++;
+        }
+        assertThat(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+    Process last = ChildCommand.start(args, ProcessBuilder.Redirect.DISCARD);
+    try {
+      assertThat(last.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      assertThat(last.exitValue()).isZero();
+    } finally {
+      last.destroyForcibly();
+    }
+    assertThat(killed).as("kills that landed while the run was going").isPositive();
+    assertThat(Files.readString(twice)).isEqualTo(Files.readString(once)).isNotEmpty();
+    assertThat(Files.readAllLines(lateTwice).stream().sorted().toList())
+        .isEqualTo(Files.readAllLines(lateOnce).stream().sorted().toList()).isNotEmpty();
+  }
+
+  /** Produces {@code lines} into the topic's three partitions, each line to one at random. */
+  private static void produceDealt(io.eventtime.testing.kafka.KafkaBroker broker, String topic, List<String> lines,
+      Random random) {
+    List<List<String>> dealt = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    lines.forEach(l -> dealt.get(random.nextInt(3)).add(l));
+    for (int p = 0; p < 3; p++) {
+      broker.produce(topic, p, dealt.get(p).toArray(String[]::new));
+    }
+  }
+
+  /**
    * Runs the command until its window rows (all of {@code printed} but the last, the stats line) are
    * out, then stops it with SIGTERM ({@code signal}) or lets it end by itself.
    */

@@ -93,7 +93,8 @@ public final class BeamRunner {
       }
       case "spark":
         return PipelineOptionsFactory.fromArgs("--runner=SparkRunner",
-            "--sparkMaster=" + (master == null ? RunnerDefaults.SPARK_MASTER : master)).create();
+            "--sparkMaster=" + (master == null ? RunnerDefaults.SPARK_MASTER : master),
+            "--storageLevel=" + RunnerDefaults.SPARK_STORAGE_LEVEL).create();
       default:
         throw new IllegalArgumentException("not a Beam runner: " + runner);
     }

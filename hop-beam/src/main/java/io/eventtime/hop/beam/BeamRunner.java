@@ -62,7 +62,8 @@ public enum BeamRunner {
    * The options of a run: {@code master} is Flink's {@code --flinkMaster} ({@code [local]},
    * {@code host:8081}; {@code [auto]} when blank) or Spark's {@code --sparkMaster}
    * ({@code local[2]}, {@code spark://host:7077}; {@link RunnerDefaults#SPARK_MASTER} when blank),
-   * ignored by the Direct runner; {@code parallelism} is Flink's (when blank:
+   * ignored by the Direct runner; Spark caches as {@link RunnerDefaults#SPARK_STORAGE_LEVEL} unless
+   * {@code otherArgs} give a {@code --storageLevel}; {@code parallelism} is Flink's (when blank:
    * {@link RunnerDefaults#flinkParallelism}, 2 for {@code [local]}, else Flink's own). Made with the runner's
    * {@link #classLoader()} as the thread's context class loader, where Beam looks for runners.
    */
@@ -84,6 +85,9 @@ public enum BeamRunner {
     } else if (this == SPARK) {
       checkSparkCanReachDirectBuffers(loader);
       args.add("--sparkMaster=" + (blank(master) ? RunnerDefaults.SPARK_MASTER : master.trim()));
+      if (otherArgs.stream().noneMatch(a -> a.startsWith("--storageLevel="))) {
+        args.add("--storageLevel=" + RunnerDefaults.SPARK_STORAGE_LEVEL);
+      }
     }
     args.addAll(otherArgs);
     Thread thread = Thread.currentThread();
