@@ -561,7 +561,7 @@ public final class PartitionedWindowProcessor {
   private void closeUpTo(long wm) {
     if (open.length == 1) {
       // one partition: nothing to merge, and its windows already come in close order
-      open[0].closeUpTo(wm, this::emit);
+      open[0].closeResultsUpTo(wm, aggregates, this::emitResults);
       return;
     }
     TreeMap<WindowId, Accumulator[]> closing = new TreeMap<>(CLOSE_ORDER);
@@ -577,13 +577,17 @@ public final class PartitionedWindowProcessor {
   }
 
   private void emit(Key key, long start, long end, Accumulator[] accs) {
+    emitResults(key, start, end, aggregates.results(accs));
+  }
+
+  private void emitResults(Key key, long start, long end, Object[] results) {
     if (start != lastClosedStart || end != lastClosedEnd) {
       windowsClosed++;
       lastClosedStart = start;
       lastClosedEnd = end;
     }
     rowsOut++;
-    sink.emit(new WindowResult(key, start, end, aggregates.results(accs)));
+    sink.emit(new WindowResult(key, start, end, results));
   }
 
   private void checkPartition(int partition) {
