@@ -16,6 +16,8 @@ final class OpenGridWindows implements OpenWindows {
   private final long size;
   private final long[] starts;
   private final TreeMap<Long, GridPartials> byEnd = new TreeMap<>();
+  /** The first key of {@code byEnd}, {@link Long#MAX_VALUE} when it is empty: most rows close nothing, a look here says so. */
+  private long firstEnd = Long.MAX_VALUE;
   // rows of one window tend to come together: the last window's keys, without a look-up
   private long cachedEnd = Long.MIN_VALUE;
   private GridPartials cachedWindows;
@@ -62,12 +64,22 @@ final class OpenGridWindows implements OpenWindows {
 
   @Override
   public void closeUpTo(long watermark, Closed closed) {
+    if (!closesAny(watermark)) {
+      return;
+    }
     close(watermark, (key, start, end, partials, slot) -> closed.window(key, start, end, partials.accumulators(slot)));
   }
 
   @Override
   public void closeResultsUpTo(long watermark, Aggregates aggregates, ClosedResults closed) {
+    if (!closesAny(watermark)) {
+      return;
+    }
     close(watermark, (key, start, end, partials, slot) -> closed.window(key, start, end, partials.results(slot)));
+  }
+
+  private boolean closesAny(long watermark) {
+    return !byEnd.isEmpty() && (watermark == Long.MAX_VALUE || grid.isClosed(firstEnd, watermark));
   }
 
   private void close(long watermark, ClosedSlot closed) {
@@ -108,6 +120,7 @@ final class OpenGridWindows implements OpenWindows {
           released(key);
         }
       }
+      firstEnd = byEnd.isEmpty() ? Long.MAX_VALUE : byEnd.firstKey();
       for (int i = 0; i < n; i++) {
         closed.window(keys[i], end - size, end, window, slots[i]);
       }
@@ -150,6 +163,7 @@ final class OpenGridWindows implements OpenWindows {
 
   @Override
   public void restore(OpenState.OpenWindow w) {
+    firstEnd = Math.min(firstEnd, w.end());
     if (byEnd.computeIfAbsent(w.end(), e -> new GridPartials(layout, 0)).restore(w.key(), w.accumulators())) {
       holding(w.key());
     }
@@ -184,6 +198,7 @@ final class OpenGridWindows implements OpenWindows {
       if (cachedWindows == null) {
         cachedWindows = new GridPartials(layout, lastClosedKeys);
         byEnd.put(end, cachedWindows);
+        firstEnd = Math.min(firstEnd, end);
       }
       cachedEnd = end;
     }

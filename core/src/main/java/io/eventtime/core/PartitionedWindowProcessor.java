@@ -64,6 +64,8 @@ public final class PartitionedWindowProcessor {
   private final Aggregates aggregates;
   private final Watermark[] watermarks;
   private final OpenWindows[] open;
+  /** {@link #emitResults}, made once: the windows are asked to close at almost every row. */
+  private final OpenWindows.ClosedResults emitter = this::emitResults;
   /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
   private final long[] nextArrival;
   /** Each partition's id in the state, in partition order. */
@@ -561,7 +563,7 @@ public final class PartitionedWindowProcessor {
   private void closeUpTo(long wm) {
     if (open.length == 1) {
       // one partition: nothing to merge, and its windows already come in close order
-      open[0].closeResultsUpTo(wm, aggregates, this::emitResults);
+      open[0].closeResultsUpTo(wm, aggregates, emitter);
       return;
     }
     TreeMap<WindowId, Accumulator[]> closing = new TreeMap<>(CLOSE_ORDER);
