@@ -65,6 +65,7 @@ final class GridPartials {
     }
   }
 
+  /** A sum's flags, as {@link Accumulator.Sum}'s fields: a value was added; the sum went on in floating point. */
   private static final long ANY = 1;
   private static final long FLOATING = 2;
 
