@@ -7,22 +7,21 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /** The open grid windows (tumbling, hopping) of a run: by end, then key. */
 final class OpenGridWindows implements OpenWindows {
   private final WindowSpec.Grid grid;
   private final WindowAssigner assigner;
-  private final Aggregates aggregates;
+  private final GridPartials.Layout layout;
   private final long size;
   private final long[] starts;
-  private final TreeMap<Long, Map<Key, Accumulator[]>> byEnd = new TreeMap<>();
+  private final TreeMap<Long, GridPartials> byEnd = new TreeMap<>();
+  /** The first key of {@code byEnd}, {@link Long#MAX_VALUE} when it is empty: most rows close nothing, a look here says so. */
+  private long firstEnd = Long.MAX_VALUE;
   // rows of one window tend to come together: the last window's keys, without a look-up
   private long cachedEnd = Long.MIN_VALUE;
-  private Map<Key, Accumulator[]> cachedWindows;
-  // made once: a lambda per row would be an allocation per row
-  private final Function<Key, Accumulator[]> fresh;
-  // keys of the last window closed: a new window's map is made that large, not grown step by step
+  private GridPartials cachedWindows;
+  // keys of the last window closed: a new window is made that large, not grown step by step
   private int lastClosedKeys;
   /**
    * Every key of an open window, in key order, with how many open windows hold it (the same
@@ -33,44 +32,70 @@ final class OpenGridWindows implements OpenWindows {
   private final HashMap<Key, int[]> openKeyCounts = new HashMap<>();
   private final TreeMap<Key, int[]> openKeys = new TreeMap<>();
 
+  /** Receives each closing window's partial of one key, in close order. */
+  @FunctionalInterface
+  private interface ClosedSlot {
+    void window(Key key, long start, long end, GridPartials partials, int slot);
+  }
+
   OpenGridWindows(WindowSpec.Grid grid, LatePolicy policy, Aggregates aggregates) {
     this.grid = grid;
     this.assigner = new WindowAssigner(grid, policy);
-    this.aggregates = aggregates;
+    this.layout = new GridPartials.Layout(aggregates);
     this.size = grid.sizeMillis();
     this.starts = new long[grid.maxWindowsPerRow()];
-    this.fresh = k -> {
-      holding(k);
-      return aggregates.create();
-    };
   }
 
   @Override
   public boolean fold(Key key, long eventTime, Object[] inputs, long arrival, long watermark) {
     int n = assigner.landing(eventTime, watermark, starts);
     for (int i = 0; i < n; i++) {
+      GridPartials window = windowsEndingAt(starts[i] + size);
       // one look-up for the (window, key) partial, found or made
-      Accumulator[] accs = windowsEndingAt(starts[i] + size).computeIfAbsent(key, fresh);
-      aggregates.add(accs, inputs, arrival, eventTime);
+      int slot = window.slotFor(key);
+      if (slot < 0) {
+        slot = -1 - slot;
+        holding(key);
+      }
+      window.add(slot, inputs, arrival, eventTime);
     }
     return n > 0;
   }
 
   @Override
   public void closeUpTo(long watermark, Closed closed) {
+    if (!closesAny(watermark)) {
+      return;
+    }
+    close(watermark, (key, start, end, partials, slot) -> closed.window(key, start, end, partials.accumulators(slot)));
+  }
+
+  @Override
+  public void closeResultsUpTo(long watermark, Aggregates aggregates, ClosedResults closed) {
+    if (!closesAny(watermark)) {
+      return;
+    }
+    close(watermark, (key, start, end, partials, slot) -> closed.window(key, start, end, partials.results(slot)));
+  }
+
+  private boolean closesAny(long watermark) {
+    return !byEnd.isEmpty() && (watermark == Long.MAX_VALUE || grid.isClosed(firstEnd, watermark));
+  }
+
+  private void close(long watermark, ClosedSlot closed) {
     while (!byEnd.isEmpty()) {
       long end = byEnd.firstKey();
       if (watermark != Long.MAX_VALUE && !grid.isClosed(end, watermark)) {
         break;
       }
-      Map<Key, Accumulator[]> byKey = byEnd.pollFirstEntry().getValue();
-      if (byKey == cachedWindows) {
+      GridPartials window = byEnd.pollFirstEntry().getValue();
+      if (window == cachedWindows) {
         cachedWindows = null;
       }
-      int n = byKey.size();
+      int n = window.size();
       lastClosedKeys = n;
       Key[] keys = new Key[n];
-      Accumulator[][] accs = new Accumulator[n][];
+      int[] slots = new int[n];
       if (openKeys.size() <= 2 * n) {
         // the window holds most open keys: walk them in key order, each key's count going down
         int i = 0;
@@ -78,10 +103,10 @@ final class OpenGridWindows implements OpenWindows {
           Map.Entry<Key, int[]> open = it.next();
           // read before it.remove(), which may reuse the entry for the next key
           Key key = open.getKey();
-          Accumulator[] a = byKey.get(key);
-          if (a != null) {
+          int slot = window.slotOf(key);
+          if (slot >= 0) {
             keys[i] = key;
-            accs[i++] = a;
+            slots[i++] = slot;
             if (--open.getValue()[0] == 0) {
               it.remove();
               openKeyCounts.remove(key);
@@ -89,19 +114,30 @@ final class OpenGridWindows implements OpenWindows {
           }
         }
       } else {
-        // a few of many keys: sort the window's own entries
-        @SuppressWarnings("unchecked")
-        Map.Entry<Key, Accumulator[]>[] entries = byKey.entrySet().toArray(new Map.Entry[0]);
-        Arrays.sort(entries, Map.Entry.comparingByKey());
-        for (int i = 0; i < n; i++) {
-          keys[i] = entries[i].getKey();
-          accs[i] = entries[i].getValue();
-          released(keys[i]);
+        // a few of many keys: sort the window's own keys
+        inKeyOrder(window, keys, slots);
+        for (Key key : keys) {
+          released(key);
         }
       }
+      firstEnd = byEnd.isEmpty() ? Long.MAX_VALUE : byEnd.firstKey();
       for (int i = 0; i < n; i++) {
-        closed.window(keys[i], end - size, end, accs[i]);
+        closed.window(keys[i], end - size, end, window, slots[i]);
       }
+    }
+  }
+
+  /** Fills {@code keys} with the window's keys in key order, {@code slots} with their slots. */
+  private static void inKeyOrder(GridPartials window, Key[] keys, int[] slots) {
+    int i = 0;
+    for (int s = 0; s < window.capacity(); s++) {
+      if (window.keyAt(s) != null) {
+        keys[i++] = window.keyAt(s);
+      }
+    }
+    Arrays.sort(keys);
+    for (i = 0; i < keys.length; i++) {
+      slots[i] = window.slotOf(keys[i]);
     }
   }
 
@@ -127,7 +163,8 @@ final class OpenGridWindows implements OpenWindows {
 
   @Override
   public void restore(OpenState.OpenWindow w) {
-    if (byEnd.computeIfAbsent(w.end(), e -> new HashMap<>()).put(w.key(), w.accumulators()) == null) {
+    firstEnd = Math.min(firstEnd, w.end());
+    if (byEnd.computeIfAbsent(w.end(), e -> new GridPartials(layout, 0)).restore(w.key(), w.accumulators())) {
       holding(w.key());
     }
   }
@@ -135,27 +172,33 @@ final class OpenGridWindows implements OpenWindows {
   @Override
   public List<OpenState.OpenWindow> held() {
     List<OpenState.OpenWindow> open = new ArrayList<>();
-    byEnd.forEach((end, byKey) -> byKey.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> open.add(new OpenState.OpenWindow(e.getKey(), end - size, end, e.getValue()))));
+    byEnd.forEach((end, window) -> {
+      Key[] keys = new Key[window.size()];
+      int[] slots = new int[keys.length];
+      inKeyOrder(window, keys, slots);
+      for (int i = 0; i < keys.length; i++) {
+        open.add(new OpenState.OpenWindow(keys[i], end - size, end, window.accumulators(slots[i])));
+      }
+    });
     return open;
   }
 
   @Override
   public int count() {
     int n = 0;
-    for (Map<Key, Accumulator[]> byKey : byEnd.values()) {
-      n += byKey.size();
+    for (GridPartials window : byEnd.values()) {
+      n += window.size();
     }
     return n;
   }
 
-  private Map<Key, Accumulator[]> windowsEndingAt(long end) {
+  private GridPartials windowsEndingAt(long end) {
     if (end != cachedEnd || cachedWindows == null) {
       cachedWindows = byEnd.get(end);
       if (cachedWindows == null) {
-        cachedWindows = new HashMap<>(Math.max(16, (int) (lastClosedKeys / 0.75f) + 1));
+        cachedWindows = new GridPartials(layout, lastClosedKeys);
         byEnd.put(end, cachedWindows);
+        firstEnd = Math.min(firstEnd, end);
       }
       cachedEnd = end;
     }

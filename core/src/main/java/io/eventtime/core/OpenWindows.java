@@ -18,6 +18,12 @@ public interface OpenWindows {
     void window(Key key, long start, long end, Accumulator[] accumulators);
   }
 
+  /** Receives each window as it closes, as its aggregates' results. */
+  @FunctionalInterface
+  interface ClosedResults {
+    void window(Key key, long start, long end, Object[] results);
+  }
+
   /**
    * Folds a row that arrives when the watermark is {@code watermark} ({@link Long#MIN_VALUE}
    * before the first row) into its windows; returns false, changing nothing, when it is late.
@@ -32,6 +38,14 @@ public interface OpenWindows {
    * hands them on in close order: by end, then start, then key.
    */
   void closeUpTo(long watermark, Closed closed);
+
+  /**
+   * As {@link #closeUpTo}, handing on each window's results ({@link Aggregates#results}) instead
+   * of its accumulators: what a run of one partition emits, with nothing to merge.
+   */
+  default void closeResultsUpTo(long watermark, Aggregates aggregates, ClosedResults closed) {
+    closeUpTo(watermark, (key, start, end, accs) -> closed.window(key, start, end, aggregates.results(accs)));
+  }
 
   /** Puts back a window that a previous run held open. */
   void restore(OpenState.OpenWindow window);

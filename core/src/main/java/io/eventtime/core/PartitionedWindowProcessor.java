@@ -64,6 +64,8 @@ public final class PartitionedWindowProcessor {
   private final Aggregates aggregates;
   private final Watermark[] watermarks;
   private final OpenWindows[] open;
+  /** {@link #emitResults}, made once: the windows are asked to close at almost every row. */
+  private final OpenWindows.ClosedResults emitter = this::emitResults;
   /** The arrival position of each partition's next row: its rows, rejected ones too, counted. */
   private final long[] nextArrival;
   /** Each partition's id in the state, in partition order. */
@@ -561,7 +563,7 @@ public final class PartitionedWindowProcessor {
   private void closeUpTo(long wm) {
     if (open.length == 1) {
       // one partition: nothing to merge, and its windows already come in close order
-      open[0].closeUpTo(wm, this::emit);
+      open[0].closeResultsUpTo(wm, aggregates, emitter);
       return;
     }
     TreeMap<WindowId, Accumulator[]> closing = new TreeMap<>(CLOSE_ORDER);
@@ -577,13 +579,17 @@ public final class PartitionedWindowProcessor {
   }
 
   private void emit(Key key, long start, long end, Accumulator[] accs) {
+    emitResults(key, start, end, aggregates.results(accs));
+  }
+
+  private void emitResults(Key key, long start, long end, Object[] results) {
     if (start != lastClosedStart || end != lastClosedEnd) {
       windowsClosed++;
       lastClosedStart = start;
       lastClosedEnd = end;
     }
     rowsOut++;
-    sink.emit(new WindowResult(key, start, end, aggregates.results(accs)));
+    sink.emit(new WindowResult(key, start, end, results));
   }
 
   private void checkPartition(int partition) {

@@ -25,7 +25,9 @@ import java.util.concurrent.ThreadFactory;
  * applied, the key and the aggregate inputs taken), and {@link #next} gives the batches back in
  * the order they were read. So the caller folds every row in arrival order on one thread, as
  * before, while the parsing of the next lines goes on beside it. At most a few batches are in
- * flight, so memory stays bounded whatever the file size. A live source's lines are sent on as
+ * flight, so memory stays bounded whatever the file size; a batch the caller is done with (at its
+ * next call of {@link #next}) is filled again rather than a new one made, as a batch's arrays are
+ * most of what the run would allocate otherwise. A live source's lines are sent on as
  * soon as it has no more at hand ({@link LineFeed#lastAtHand}), not when a batch is full. An error while reading (an unreadable
  * file) comes out of {@link #next} after the batches read before it.
  */
@@ -61,6 +63,16 @@ final class ParsedLines implements AutoCloseable {
     Batch(int width) {
       this.width = width;
       this.inputs = new Object[BATCH_LINES * width];
+    }
+
+    /** Empties a batch handed back, to be filled anew. */
+    private Batch reset() {
+      size = 0;
+      used = 0;
+      if (bytes.length > BATCH_BYTES) {
+        bytes = new byte[BATCH_BYTES]; // it had a line longer than a batch: not kept for good
+      }
+      return this;
     }
 
     private boolean add(LineFeed lines) {
@@ -126,6 +138,10 @@ final class ParsedLines implements AutoCloseable {
   private final ExecutorService parsers;
   private final ThreadLocal<PlanRows> planRows;
   private final BlockingQueue<Future<Batch>> inFlight;
+  /** Batches the caller is done with, for the reader to fill again. */
+  private final BlockingQueue<Batch> spare;
+  /** The batch {@link #next} gave last: the caller's until it asks for the next one. */
+  private Batch handedOut;
   private final Thread reader;
   private volatile boolean closed;
 
@@ -138,6 +154,7 @@ final class ParsedLines implements AutoCloseable {
     RecentKeys recentKeys = new RecentKeys();
     this.planRows = ThreadLocal.withInitial(() -> new PlanRows(plan, lines.unit(), recentKeys));
     this.inFlight = new ArrayBlockingQueue<>(2 * cores + 2);
+    this.spare = new ArrayBlockingQueue<>(2 * cores + 4);
     this.reader = daemon("eventtime-read").newThread(this::read);
   }
 
@@ -148,10 +165,18 @@ final class ParsedLines implements AutoCloseable {
     return parsed;
   }
 
-  /** The next batch in arrival order, parsed; null after the last line. */
+  /**
+   * The next batch in arrival order, parsed; null after the last line. The batch is the caller's
+   * until it calls this again: then it is filled with other lines.
+   */
   Batch next() {
+    if (handedOut != null) {
+      spare.offer(handedOut);
+      handedOut = null;
+    }
     try {
-      return inFlight.take().get();
+      handedOut = inFlight.take().get();
+      return handedOut;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ErrorCode.IO_ERROR, "interrupted while reading the sources", e);
@@ -171,17 +196,17 @@ final class ParsedLines implements AutoCloseable {
   private void read() {
     int width = plan.aggregates().size();
     try {
-      Batch batch = new Batch(width);
+      Batch batch = empty(width);
       while (lines.next()) {
         if (!batch.add(lines)) {
           submit(batch);
-          batch = new Batch(width);
+          batch = empty(width);
           batch.add(lines);
         }
         if (lines.lastAtHand()) {
           // a live source may wait now: what is read goes on to be folded, so that windows close meanwhile
           submit(batch);
-          batch = new Batch(width);
+          batch = empty(width);
         }
       }
       if (batch.size > 0) {
@@ -199,6 +224,12 @@ final class ParsedLines implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** A batch handed back by the caller, emptied, or a new one while none is. */
+  private Batch empty(int width) {
+    Batch b = spare.poll();
+    return b == null ? new Batch(width) : b.reset();
   }
 
   private void submit(Batch batch) throws InterruptedException {
