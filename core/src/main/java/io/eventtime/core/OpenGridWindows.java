@@ -18,9 +18,10 @@ final class OpenGridWindows implements OpenWindows {
   private final TreeMap<Long, GridPartials> byEnd = new TreeMap<>();
   /** The first key of {@code byEnd}, {@link Long#MAX_VALUE} when it is empty: most rows close nothing, a look here says so. */
   private long firstEnd = Long.MAX_VALUE;
-  // rows of one window tend to come together: the last window's keys, without a look-up
-  private long cachedEnd = Long.MIN_VALUE;
-  private GridPartials cachedWindows;
+  // rows of one window tend to come together: the windows the last row landed in, by its landing
+  // index, without a look-up (a hopping row lands in several, each the next row's too)
+  private final long[] cachedEnds;
+  private final GridPartials[] cachedWindows;
   // keys of the last window closed: a new window is made that large, not grown step by step
   private int lastClosedKeys;
   /**
@@ -44,13 +45,15 @@ final class OpenGridWindows implements OpenWindows {
     this.layout = new GridPartials.Layout(aggregates);
     this.size = grid.sizeMillis();
     this.starts = new long[grid.maxWindowsPerRow()];
+    this.cachedEnds = new long[starts.length];
+    this.cachedWindows = new GridPartials[starts.length];
   }
 
   @Override
   public boolean fold(Key key, long eventTime, Object[] inputs, long arrival, long watermark) {
     int n = assigner.landing(eventTime, watermark, starts);
     for (int i = 0; i < n; i++) {
-      GridPartials window = windowsEndingAt(starts[i] + size);
+      GridPartials window = windowsEndingAt(i, starts[i] + size);
       // one look-up for the (window, key) partial, found or made
       int slot = window.slotFor(key);
       if (slot < 0) {
@@ -89,8 +92,10 @@ final class OpenGridWindows implements OpenWindows {
         break;
       }
       GridPartials window = byEnd.pollFirstEntry().getValue();
-      if (window == cachedWindows) {
-        cachedWindows = null;
+      for (int c = 0; c < cachedWindows.length; c++) {
+        if (cachedWindows[c] == window) {
+          cachedWindows[c] = null;
+        }
       }
       int n = window.size();
       lastClosedKeys = n;
@@ -192,16 +197,19 @@ final class OpenGridWindows implements OpenWindows {
     return n;
   }
 
-  private GridPartials windowsEndingAt(long end) {
-    if (end != cachedEnd || cachedWindows == null) {
-      cachedWindows = byEnd.get(end);
-      if (cachedWindows == null) {
-        cachedWindows = new GridPartials(layout, lastClosedKeys);
-        byEnd.put(end, cachedWindows);
+  /** The window ending at {@code end}, found or made, where the row's {@code landing}th window goes. */
+  private GridPartials windowsEndingAt(int landing, long end) {
+    GridPartials window = cachedWindows[landing];
+    if (window == null || cachedEnds[landing] != end) {
+      window = byEnd.get(end);
+      if (window == null) {
+        window = new GridPartials(layout, lastClosedKeys);
+        byEnd.put(end, window);
         firstEnd = Math.min(firstEnd, end);
       }
-      cachedEnd = end;
+      cachedWindows[landing] = window;
+      cachedEnds[landing] = end;
     }
-    return cachedWindows;
+    return window;
   }
 }
