@@ -7,18 +7,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-/** The open sessions of a run: a {@link SessionSet} per key, and every session in close order. */
+/**
+ * The open sessions of a run: a {@link SessionSet} per key, and every session in close order. The
+ * order is kept lazily: a row that only makes a session last longer (most rows) leaves it where it
+ * was in the index ({@code indexedLast}, never later than its last event time), and the closing
+ * moves it back when it comes first; so the first session of the index whose place is up to date
+ * is the one that closes first.
+ */
 final class OpenSessionWindows implements OpenWindows {
-  private static final Comparator<SessionSet.Session> CLOSE_ORDER =
-      Comparator.<SessionSet.Session>comparingLong(s -> s.last)
-          .thenComparingLong(s -> s.start)
-          .thenComparing(s -> s.key);
+  private static final Comparator<SessionSet.Session> INDEX_ORDER = (a, b) -> {
+    int c = Long.compare(a.indexedLast, b.indexedLast);
+    if (c == 0) {
+      c = Long.compare(a.start, b.start);
+    }
+    return c != 0 ? c : a.key.compareTo(b.key);
+  };
+  private static final Comparator<SessionSet.Session> CLOSE_ORDER = (a, b) -> {
+    int c = Long.compare(a.last, b.last);
+    if (c == 0) {
+      c = Long.compare(a.start, b.start);
+    }
+    return c != 0 ? c : a.key.compareTo(b.key);
+  };
 
   private final WindowSpec.Session spec;
   private final LatePolicy policy;
   private final Aggregates aggregates;
   private final Map<Key, SessionSet> byKey = new HashMap<>();
-  private final TreeSet<SessionSet.Session> byEnd = new TreeSet<>(CLOSE_ORDER);
+  private final TreeSet<SessionSet.Session> byEnd = new TreeSet<>(INDEX_ORDER);
   private final SessionSet.Listener index = new SessionSet.Listener() {
     @Override
     public void removed(SessionSet.Session s) {
@@ -27,6 +43,7 @@ final class OpenSessionWindows implements OpenWindows {
 
     @Override
     public void added(SessionSet.Session s) {
+      s.indexedLast = s.last;
       byEnd.add(s);
     }
   };
@@ -46,6 +63,12 @@ final class OpenSessionWindows implements OpenWindows {
   public void closeUpTo(long watermark, Closed closed) {
     while (!byEnd.isEmpty()) {
       SessionSet.Session s = byEnd.first();
+      if (s.indexedLast != s.last) { // it lasted longer since it was put here: its place is further back
+        byEnd.pollFirst();
+        s.indexedLast = s.last;
+        byEnd.add(s);
+        continue;
+      }
       SessionSet set = byKey.get(s.key);
       long end = set.endOf(s);
       if (watermark != Long.MAX_VALUE && !spec.isClosed(end, watermark)) {
@@ -67,7 +90,9 @@ final class OpenSessionWindows implements OpenWindows {
   @Override
   public List<OpenState.OpenWindow> held() {
     List<OpenState.OpenWindow> open = new ArrayList<>();
-    for (SessionSet.Session s : byEnd) {
+    List<SessionSet.Session> inCloseOrder = new ArrayList<>(byEnd);
+    inCloseOrder.sort(CLOSE_ORDER);
+    for (SessionSet.Session s : inCloseOrder) {
       open.add(new OpenState.OpenWindow(s.key, s.start, byKey.get(s.key).endOf(s), s.accumulators));
     }
     return open;

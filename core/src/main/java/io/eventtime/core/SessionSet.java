@@ -17,6 +17,8 @@ public final class SessionSet {
     final Key key;
     long start;
     long last;
+    /** Where an index last put the session by its last event time ({@link OpenSessionWindows}): at most {@link #last}. */
+    long indexedLast;
     final Accumulator[] accumulators;
 
     Session(Key key, long start, long last, Accumulator[] accumulators) {
@@ -43,11 +45,16 @@ public final class SessionSet {
     }
   }
 
-  /** Told of every session taken out of the set or put into it, to keep an index in step. */
+  /**
+   * Told of every session taken out of the set or put into it, to keep an index in step; and of a
+   * session whose last event time moved later, nothing else changed (an index by start stays right).
+   */
   public interface Listener {
     void removed(Session s);
 
     void added(Session s);
+
+    default void extended(Session s) {}
   }
 
   private static final Listener NONE = new Listener() {
@@ -119,6 +126,13 @@ public final class SessionSet {
       aggregates.add(s.accumulators, inputs, arrival, ts);
       byStart.put(ts, s);
       listener.added(s);
+      return true;
+    }
+    if (high == null) {
+      // the row falls in, or one gap after, the session before it: only that session's last time can move
+      low.last = Math.max(low.last, ts);
+      aggregates.add(low.accumulators, inputs, arrival, ts);
+      listener.extended(low);
       return true;
     }
     Session target = low != null ? low : high;
