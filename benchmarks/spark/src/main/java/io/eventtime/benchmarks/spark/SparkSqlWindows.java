@@ -19,15 +19,17 @@ import org.apache.spark.sql.types.StructType;
  * {@code DuckDbWindows} do.
  *
  * <p>The file is read with a given schema (no inference pass over the file); a line that does not
- * fit it fails the run ({@code FAILFAST}, Spark's message names the line), so no row is dropped
- * silently. Batch Spark SQL has no watermark: <b>every row counts</b>, late or not, so its rows
+ * fit it fails the run ({@code FAILFAST}: Spark's {@code MALFORMED_RECORD_IN_PARSING} error shows the
+ * fields it could read of that line, e.g. {@code [m1,null,1784368804000000]} for an amount
+ * {@code "ten"}), so no row is dropped silently. Batch Spark SQL has no watermark: <b>every row counts</b>, late or not, so its rows
  * differ from the command's and DuckDB's on the windows that received rows behind the watermark.
  *
  * <p>The output is a directory of part files ({@code part-*.json}), not coalesced to one: the
  * aggregation after the shuffle keeps both cores (adaptive execution picks the partition count).
  * Each line is {@code {"merchant":"m1","w":"2026-07-18 10:00:00","n":12,"total":3456}}, {@code w}
  * the window's start in UTC. Prints {@code {"seconds":...,"cpu_seconds":...}} on stdout: the wall
- * time from the session's start to the last file written, and the JVM's CPU time (all threads).
+ * time from the session's start to the last file written, and the JVM's CPU time (all threads,
+ * from the JVM's start).
  *
  * <pre>java --add-opens=java.base/sun.nio.ch=ALL-UNNAMED ... -cp ... \
  *     io.eventtime.benchmarks.spark.SparkSqlWindows events.ndjson out-dir</pre>
