@@ -191,7 +191,7 @@ print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if spa
 def ratios(peer, recipe, side):  # the peer's wall and CPU over this side's: > 1, this side is faster
     p = med.get((recipe, peer))
     if not p or side not in ("eventtime", "before"):
-        return "| | "
+        return "|  |  "
     wall, cpu = med[(recipe, side)][:2]
     return f"| {p[0] / wall:.2f} | {p[1] / cpu:.2f} "
 for (recipe, side), (wall, cpu, rss, lines, n) in med.items():
