@@ -10,7 +10,12 @@
 # outputs), MVN_FLAGS (e.g. -o), EVENTTIME_JAVA_OPTS (the eventtime JVM's options), RSS_HEAP (default
 # -Xmx100m: one more eventtime run of the seed recipe with that heap, for its peak resident memory),
 # EVENTTIME_BEFORE (another checkout, built with `mvn -pl cli -am test-compile`: its command runs as a third
-# side, "before", beside this one in every run: the before/after of a change, measured in the same run).
+# side, "before", beside this one in every run: the before/after of a change, measured in the same run),
+# SPARK_SQL=1 (the second peer: Spark SQL in batch, local[2], benchmarks/spark's SparkSqlWindows, in the
+# tumble-event recipe only, as a third side; the three sides take turns at going first. Batch Spark SQL has
+# no watermark and counts the late rows too, so its rows are not compared with the others': the script
+# checks instead that it wrote one row per distinct (merchant, minute) of the file, and one window's count
+# and sum against the file).
 # Prints one line per run and a table of medians: wall and CPU time (user + system, all threads),
 # events/s (the file's rows / wall), peak RSS, and eventtime's ratio to DuckDB (events/s, and CPU per
 # event). After each recipe both outputs are sorted and compared: they must be the same lines.
@@ -30,6 +35,18 @@ echo "building core and cli (test classes: the generator and the DuckDB harness)
 build_cli_bench "$root" "$dir"
 before="${EVENTTIME_BEFORE:-}"
 [[ -z "$before" ]] || before_cp="$before/cli/target/classes:$before/core/target/classes:$(cat "$before/cli/target/classpath.txt")"
+spark_sql="${SPARK_SQL:-}"
+if [[ -n "$spark_sql" ]]; then
+  echo "building benchmarks/spark (SparkSqlWindows)..." >&2
+  # shellcheck disable=SC2086
+  mvn -q -B ${MVN_FLAGS:-} -f "$root/pom.xml" -pl benchmarks/spark -am compile dependency:build-classpath \
+    -Dmdep.outputFile="$dir/classpath-spark.txt" -Djacoco.skip=true >&2
+  spark_cp="$root/benchmarks/spark/target/classes:$(cat "$dir/classpath-spark.txt")"
+  # the flags scripts/bench-beam-runners.sh gives Spark: it reaches into these JDK packages
+  spark_opens=(--add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+    --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
+    --add-opens=java.base/java.lang.invoke=ALL-UNNAMED)
+fi
 [[ -f "$file" ]] || java -cp "$test_cp" io.eventtime.cli.bench.GenerateEvents "$file" "$bytes"
 rows="$(wc -l <"$file")"
 echo "file: $file, $(stat -c %s "$file") bytes, $rows rows; $(nproc) cores; commit $(git -C "$root" rev-parse --short HEAD)$(
@@ -49,12 +66,13 @@ query() { # window: the eventtime query of that window, the same windows as Duck
 
 results="$dir/results.tsv"
 : >"$results"
-measure() { # recipe side run stdout rows command...: one timed run, a line in the results; rows: the result file
+measure() { # recipe side run stdout rows command...: one timed run, a line in the results; rows: the result
+  # file, or a directory of part files (Spark's)
   local recipe="$1" side="$2" run="$3" out="$4" result="$5"; shift 5
   /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@" >"$out"
   local lines
-  lines="$(wc -l <"$result")"
-  [[ "$side" == duckdb ]] || lines=$((lines - 1)) # eventtime's last line is the stats line
+  if [[ -d "$result" ]]; then lines="$(cat "$result"/part-* | wc -l)"; else lines="$(wc -l <"$result")"; fi
+  [[ "$side" == duckdb || "$side" == spark-sql ]] || lines=$((lines - 1)) # eventtime's last line is the stats line
   read -r wall user sys rss <"$dir/time"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$recipe" "$side" "$run" "$wall" "$(python3 -c "print($user + $sys)")" \
     "$rss" "$lines" >>"$results"
@@ -83,6 +101,30 @@ duckdb() { # window policy out
     "$file" "$3" "$1" "$2"
 }
 
+sql() { # out: SparkSqlWindows, the seed recipe; Spark's log goes to a file (exec: GNU time measures the JVM)
+  # shellcheck disable=SC2016
+  measure tumble-event spark-sql "$run" "$dir/spark-sql-stdout.txt" "$1" bash -c 'exec 2>"$0"; exec "$@"' \
+    "$dir/spark-sql.log" java "${spark_opens[@]}" -cp "$spark_cp" io.eventtime.benchmarks.spark.SparkSqlWindows "$file" "$1"
+}
+
+check_spark_sql() { # out: one row per distinct (merchant, minute) of the file, and its first row's count and sum
+  local out="$1" pairs first merchant minute expected
+  # a line: {"merchant":"m123","amount":250,"event_time":"2026-07-18 10:00:03"}; split at the quotes
+  pairs="$(awk -F'"' '!seen[$4 " " substr($10, 1, 16)]++ { n++ } END { print n }' "$file")"
+  if [[ "$(cat "$out"/part-* | wc -l)" != "$pairs" ]]; then
+    echo "   SPARK SQL WROTE $(cat "$out"/part-* | wc -l) ROWS, THE FILE HAS $pairs (merchant, minute) PAIRS" >&2; exit 1
+  fi
+  first="$(head -n 1 "$(ls "$out"/part-* | head -n 1)")"
+  merchant="$(echo "$first" | python3 -c 'import json, sys; print(json.load(sys.stdin)["merchant"])')"
+  minute="$(echo "$first" | python3 -c 'import json, sys; print(json.load(sys.stdin)["w"][:16])')"
+  expected="$(awk -F'"' -v m="$merchant" -v t="$minute" '$4 == m && substr($10, 1, 16) == t {
+    n++; a = $7; gsub(/[^0-9]/, "", a); total += a } END { printf "{\"merchant\":\"%s\",\"w\":\"%s:00\",\"n\":%d,\"total\":%d}", m, t, n, total }' "$file")"
+  if [[ "$first" != "$expected" ]]; then
+    echo "   SPARK SQL'S ROW $first IS NOT THE FILE'S $expected" >&2; exit 1
+  fi
+  echo "   Spark SQL: one row per (merchant, minute) of the file, $pairs (late rows counted too); $first as the file has it" >&2
+}
+
 for recipe in "${recipes[@]}"; do
   window="${recipe%-*}"
   policy="${recipe#*-}"
@@ -90,7 +132,16 @@ for recipe in "${recipes[@]}"; do
   [[ "$recipe" == session-window ]] && with_duckdb=no # a late row joining an open session: not one SQL query
   echo "== $recipe: $(uptime)" >&2
   for ((run = 1; run <= runs; run++)); do
-    if [[ $with_duckdb == yes && $((run % 2)) -eq 0 ]]; then
+    if [[ -n "$spark_sql" && "$recipe" == tumble-event ]]; then
+      case $((run % 3)) in # each side goes first in one run of three
+        1) eventtime "$window" "$policy" "$dir/eventtime.ndjson"; duckdb "$window" "$policy" "$dir/duckdb.ndjson"
+           sql "$dir/spark-sql.out" ;;
+        2) duckdb "$window" "$policy" "$dir/duckdb.ndjson"; sql "$dir/spark-sql.out"
+           eventtime "$window" "$policy" "$dir/eventtime.ndjson" ;;
+        0) sql "$dir/spark-sql.out"; eventtime "$window" "$policy" "$dir/eventtime.ndjson"
+           duckdb "$window" "$policy" "$dir/duckdb.ndjson" ;;
+      esac
+    elif [[ $with_duckdb == yes && $((run % 2)) -eq 0 ]]; then
       duckdb "$window" "$policy" "$dir/duckdb.ndjson"
       eventtime "$window" "$policy" "$dir/eventtime.ndjson"
     else
@@ -111,6 +162,7 @@ for recipe in "${recipes[@]}"; do
     fi
     rm -f "$dir/eventtime.sorted" "$dir/duckdb.sorted"
   fi
+  [[ -z "$spark_sql" || "$recipe" != tumble-event ]] || check_spark_sql "$dir/spark-sql.out"
 done
 
 if [[ -n "${RSS_HEAP-"-Xmx100m"}" ]]; then
@@ -132,12 +184,17 @@ for line in open(path):
 med = {k: (statistics.median(w for w, _, _, _ in v), statistics.median(c for _, c, _, _ in v),
            max(r for _, _, r, _ in v), v[0][3], len(v)) for k, v in by.items()}
 print(f"{rows} events in the file; medians of the runs")
-print("| recipe | side | runs | wall s | CPU s | events/s | peak RSS MiB | result rows | x DuckDB (events/s) | x DuckDB (CPU) |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+spark = any(side == "spark-sql" for _, side in med)
+print("| recipe | side | runs | wall s | CPU s | events/s | peak RSS MiB | result rows | x DuckDB (events/s) | x DuckDB (CPU) |"
+      + (" x Spark SQL (events/s) | x Spark SQL (CPU) |" if spark else ""))
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if spark else ""))
+def ratios(peer, recipe, side):  # the peer's wall and CPU over this side's: > 1, this side is faster
+    p = med.get((recipe, peer))
+    if not p or side not in ("eventtime", "before"):
+        return "|  |  "
+    wall, cpu = med[(recipe, side)][:2]
+    return f"| {p[0] / wall:.2f} | {p[1] / cpu:.2f} "
 for (recipe, side), (wall, cpu, rss, lines, n) in med.items():
-    duck = med.get((recipe, "duckdb"))
-    ratio = f"{duck[0] / wall:.2f}" if duck and side in ("eventtime", "before") else ""
-    cpu_ratio = f"{duck[1] / cpu:.2f}" if duck and side in ("eventtime", "before") else ""
     print(f"| {recipe} | {side} | {n} | {wall:.2f} | {cpu:.2f} | {rows / wall / 1e6:.2f} M | {rss / 1024:.0f} | {lines} "
-          f"| {ratio} | {cpu_ratio} |")
+          + ratios("duckdb", recipe, side) + (ratios("spark-sql", recipe, side) if spark else "") + "|")
 PY
