@@ -156,6 +156,11 @@ public abstract sealed class Accumulator implements Serializable
 
     @Override
     public Object result() {
+      return resultOf(any, floating, longSum, doubleSum);
+    }
+
+    /** A sum's result from its parts, wherever they are kept ({@link GridPartials} keeps them in slots). */
+    static Object resultOf(boolean any, boolean floating, long longSum, double doubleSum) {
       if (!any) {
         return null;
       }

@@ -280,14 +280,8 @@ final class GridPartials {
         case Layout.COUNT_ALL, Layout.COUNT -> out[i] = longs[lb + l.at[i]];
         case Layout.SUM -> {
           long flags = longs[lb + l.at[i]];
-          long longSum = longs[lb + l.at[i] + 1];
-          if ((flags & ANY) == 0) {
-            out[i] = null;
-          } else if ((flags & FLOATING) != 0) {
-            out[i] = doubles[slot * l.doubles + l.doubleAt[i]] + longSum;
-          } else {
-            out[i] = longSum;
-          }
+          out[i] = Accumulator.Sum.resultOf((flags & ANY) != 0, (flags & FLOATING) != 0, longs[lb + l.at[i] + 1],
+              doubles[slot * l.doubles + l.doubleAt[i]]);
         }
         default -> out[i] = objects[slot * l.objects + l.at[i]].result();
       }
