@@ -77,7 +77,7 @@ class EventTimeStateTest {
     try (EventTimeState s = onFileSystem(state)) {
       Pipeline p = pipeline();
       p.apply(NdjsonIO.read(input("run2.ndjson", "00:15", "00:31").toString())).rows().apply(window.withState(s))
-          .windows().apply("Sink", ParDo.of(new FailingSinkTest.FailingSinkFn()));
+          .windows().apply("Sink", ParDo.of(new FailingSinkTest.FailingSinkFn(state)));
       assertThatThrownBy(() -> p.run().waitUntilFinish()).hasRootCauseMessage("no space left on device");
       assertThat(Files.readAllBytes(state.resolve(StateStore.STATE_FILE))).isEqualTo(stored);
     }

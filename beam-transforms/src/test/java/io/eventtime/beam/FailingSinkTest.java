@@ -33,11 +33,33 @@ class FailingSinkTest {
   private final EventTimeWindow window = EventTimeWindow.of(WindowSpec.tumbling(10 * 60_000)).withTimeField("t")
       .withAggregates(AggregateSpec.countAll("n"));
 
-  /** Fails on every window row, as a sink whose disk is full would. */
+  /**
+   * Fails on every window row, as a sink whose disk is full would, once the run's state hand-off
+   * is in {@code stateDirectory}: the failure then reaches the test with the state's writer done
+   * with the folder, so the test sees a hand-off that must not be committed, and nothing writes
+   * into the folder after the test (and its clean-up) moved on. A hand-off that never comes within
+   * a minute fails the sink all the same.
+   */
   static final class FailingSinkFn extends DoFn<Row, Void> {
+    private final String stateDirectory;
+
+    FailingSinkFn(Path stateDirectory) {
+      this.stateDirectory = stateDirectory.toString();
+    }
+
     @ProcessElement
-    public void process(@Element Row row) throws IOException {
+    public void process(@Element Row row) throws IOException, InterruptedException {
+      long giveUp = System.nanoTime() + 60_000_000_000L;
+      while (!handedOff(Path.of(stateDirectory)) && System.nanoTime() < giveUp) {
+        Thread.sleep(20);
+      }
       throw new IOException("no space left on device");
+    }
+
+    private static boolean handedOff(Path directory) throws IOException {
+      try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+        return files.map(f -> f.getFileName().toString()).anyMatch(n -> n.startsWith("handoff-") && n.endsWith(".json"));
+      }
     }
   }
 
@@ -53,23 +75,9 @@ class FailingSinkTest {
     }
   }
 
-  /**
-   * The state folder is not under {@code dir}: when the failure reaches the test, the Direct
-   * runner's other threads may still be writing the hand-off into it (a stale hand-off the next
-   * open removes), which would fail the clean-up of a {@code @TempDir}; it is removed quietly.
-   */
   @Test
   void aRunWhoseSinkFailsFails_andLeavesTheStateAsItWas() throws IOException {
-    Path state = Files.createTempDirectory("eventtime-failing-sink-state");
-    try {
-      aRunWhoseSinkFailsFails(state);
-    } finally {
-      try (java.util.stream.Stream<Path> files = Files.walk(state)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-      } catch (IOException | java.io.UncheckedIOException filesStillMoving) {
-        // a temp folder left behind harms nothing
-      }
-    }
+    aRunWhoseSinkFailsFails(dir.resolve("state"));
   }
 
   private void aRunWhoseSinkFailsFails(Path state) throws IOException {
@@ -88,7 +96,7 @@ class FailingSinkTest {
     try (EventTimeState s = EventTimeState.open(state, window)) {
       Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs("--runner=DirectRunner").create());
       p.apply(NdjsonIO.read(input("run2.ndjson", "00:15", "00:31").toString())).rows().apply(window.withState(s))
-          .windows().apply("Sink", ParDo.of(new FailingSinkFn()));
+          .windows().apply("Sink", ParDo.of(new FailingSinkFn(state)));
       assertThatThrownBy(() -> p.run().waitUntilFinish()).hasRootCauseMessage("no space left on device");
       assertThat(Files.readAllBytes(state.resolve("state.json"))).isEqualTo(stored);
     }
