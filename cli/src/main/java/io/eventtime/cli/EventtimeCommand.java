@@ -203,7 +203,8 @@ public final class EventtimeCommand implements Callable<Integer> {
   String output;
 
   @Option(names = "--quiet",
-      description = "No progress line. A live run (kafka://) shows one on stderr while stderr is a terminal, "
+      description = "No progress line. A live run (kafka://, --from - or --follow) shows one on stderr while stderr "
+          + "is a terminal, "
           + "rewritten once a second: rows read, rows/s, the watermark, the open windows and the late rows so far. "
           + "Example: --quiet")
   boolean quiet;
@@ -311,7 +312,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, files));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       if (chosenRunner.equals("local")) {
-        runLocal(plan, settings, lines, stateDir, rows);
+        runLocal(plan, settings, lines, stateDir, rows, Progress.OFF);
         return 0;
       }
       ResultWriter writer = new ResultWriter(out, plan);
@@ -353,7 +354,7 @@ public final class EventtimeCommand implements Callable<Integer> {
     try (LineSource lines = LineSource.standardInput(input); StopSignal.Watch stop = StopSignal.onStop(input::stop)) {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(lines, sample, LineSource.STDIN, false));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
-      runLocal(plan, settings, lines, stateDir, rows);
+      runLocal(plan, settings, lines, stateDir, rows, Progress.on(err, quiet));
       return 0;
     } catch (IOException e) {
       throw new CliException(ErrorCode.IO_ERROR, "cannot close standard input: " + e.getMessage(), e);
@@ -493,13 +494,14 @@ public final class EventtimeCommand implements Callable<Integer> {
    * The late and rejected files are opened once the state is locked. An --output file is appended
    * to under a state (cut back first to the length the state holds), else started empty.
    */
-  private void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, Path stateDir, OutputFile output) {
+  private void runLocal(QueryPlan plan, RunSettings settings, LineSource lines, Path stateDir, OutputFile output,
+      Progress progress) {
     if (stateDir == null) {
       settings.openOutputs();
       RowsFile rows = output == null ? null : RowsFile.open(output, false);
       ResultWriter writer = writerFor(plan, rows);
       try (rows) {
-        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false);
+        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, OpenState.empty(), false, progress);
         writer.flush();
         if (rows != null) {
           rows.committedLength();
@@ -522,7 +524,7 @@ public final class EventtimeCommand implements Callable<Integer> {
       RowsFile rows = output == null ? null : RowsFile.open(output, committed.containsKey(RunSettings.path(output)));
       ResultWriter writer = writerFor(plan, rows);
       try (rows) {
-        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true);
+        LocalRunner.Outcome outcome = LocalRunner.run(plan, settings, lines, writer, store.load(), true, progress);
         settings.finish(writer, outcome.stats(), () -> {
           writer.flush();
           store.commit(rows == null ? outcome.held()

@@ -117,6 +117,35 @@ class FollowProcessTest {
         .startsWith("{\"source\":\"" + b + "\",\"line\":3,");
   }
 
+  /** Stderr a terminal (as the launcher tells the command): a progress line counts the lines read so far. */
+  @Test
+  void aProgressLineWhileStderrIsATerminal() throws Exception {
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path a = in.resolve("a.ndjson");
+    append(a, lines(row("a", T0 + 1_000, 1), row("a", T0 + 11_000, 2)));
+    Path stderr = dir.resolve("err.txt");
+    Process p = ChildCommand.start(List.of("--from", "file://" + in + "/*.ndjson", "--follow", "--table", "t",
+        "--infer-rows", "1", SQL), ProcessBuilder.Redirect.to(stderr.toFile()),
+        "-D" + io.eventtime.cli.local.Progress.TERMINAL_PROPERTY + "=true");
+    try {
+      BlockingQueue<String> out = ChildCommand.lines(p);
+      assertThat(out.poll(30, TimeUnit.SECONDS)).isEqualTo(window("a", "10:00:00", 1, 1));
+      // a line at most once a second, at a batch: the third row comes after that second
+      Thread.sleep(1_100);
+      append(a, lines(row("b", T0 + 12_000, 3)));
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!Files.readString(stderr).contains("eventtime: 3 rows read")) {
+        assertThat(System.nanoTime()).as("a progress line counts the third row").isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      sigterm(p);
+    } finally {
+      p.destroyForcibly();
+    }
+    assertThat(Files.readString(stderr)).matches("(\r\033\\[Keventtime: [23] rows read, \\d+ rows/s, watermark"
+        + " 2026-07-18 10:00:1[12], [12] open windows, 0 late)+\n");
+  }
+
   @Test
   void sigtermWithStateStoresTheFileAndByteReached_andTheRestartGoesOnFromThere() throws Exception {
     Path in = Files.createDirectory(dir.resolve("in"));

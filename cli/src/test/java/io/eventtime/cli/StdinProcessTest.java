@@ -93,6 +93,49 @@ class StdinProcessTest {
         Cli.stats(2, 1, 0, 1, 2, 0));
   }
 
+  /**
+   * Stderr a terminal (as the launcher tells the command): a progress line, rewritten in place,
+   * counts the rows read so far; with {@code --quiet} there is none.
+   */
+  @Test
+  void aProgressLineWhileStderrIsATerminal_noneWithQuiet() throws Exception {
+    for (boolean quiet : new boolean[] {false, true}) {
+      Path stderr = dir.resolve("stderr-" + quiet + ".txt");
+      List<String> args = new java.util.ArrayList<>(List.of("--from", "-", "--infer-rows", "1", SQL));
+      if (quiet) {
+        args.add(0, "--quiet");
+      }
+      Process p = ChildCommand.start(args, ProcessBuilder.Redirect.to(stderr.toFile()),
+          "-D" + io.eventtime.cli.local.Progress.TERMINAL_PROPERTY + "=true");
+      try (OutputStream in = p.getOutputStream()) {
+        BlockingQueue<String> out = ChildCommand.lines(p);
+        write(in, row("a", T0 + 1_000, 1), row("a", T0 + 11_000, 2));
+        assertThat(out.poll(30, TimeUnit.SECONDS)).isEqualTo("{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":1}");
+        // a line at most once a second, at a batch: the third row comes after that second
+        Thread.sleep(1_100);
+        write(in, row("b", T0 + 12_000, 3));
+        if (!quiet) {
+          long deadline = System.nanoTime() + 30_000_000_000L;
+          while (!Files.readString(stderr).contains("eventtime: 3 rows read")) {
+            assertThat(System.nanoTime()).as("a progress line counts the third row").isLessThan(deadline);
+            Thread.sleep(50);
+          }
+        }
+        in.close();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+      } finally {
+        p.destroyForcibly();
+      }
+      if (quiet) {
+        assertThat(Files.readString(stderr)).isEmpty();
+      } else {
+        assertThat(Files.readString(stderr)).matches("(\r\033\\[Keventtime: [23] rows read, \\d+ rows/s, watermark"
+            + " 2026-07-18 10:00:1[12], [12] open windows, 0 late)+\n");
+      }
+    }
+  }
+
   @Test
   void stdinIsReadAloneAndOnTheLocalRunnerOnly() {
     assertThat(Cli.run("--from", "-", "--runner", "flink", SQL).out()).containsExactly(Cli.error("INVALID_ARGUMENT",

@@ -44,10 +44,11 @@ public final class LocalRunner {
   /**
    * Runs the plan from {@code start} (the stored state, or {@link OpenState#empty()}); with
    * {@code hold}, the windows still open at the end are handed back instead of emitted. From
-   * standard input, the window rows a batch closed are flushed at once.
+   * standard input, the window rows a batch closed are flushed at once, and {@code progress} (a
+   * live run's line on stderr; {@link Progress#OFF} for files) is told after each batch.
    */
   public static Outcome run(QueryPlan plan, RunSettings settings, LineSource lines, ResultWriter out, OpenState start,
-      boolean hold) {
+      boolean hold, Progress progress) {
     long[] emitted = new long[1];
     WindowProcessor processor = new WindowProcessor(
         plan.windowQuery(settings.delayMillis(), settings.latePolicy()), r -> {
@@ -86,7 +87,13 @@ public final class LocalRunner {
           out.flush();
           lastFlush = now;
         }
+        if (progress != Progress.OFF) {
+          Stats so = processor.stats();
+          progress.update(so.rowsIn(), processor.watermark(), processor.openWindowCount(), so.lateDropped());
+        }
       }
+    } finally {
+      progress.end();
     }
     if (hold) {
       OpenState held = processor.hold();
