@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
@@ -31,6 +32,8 @@ final class HopTransformsFn extends DoFn<Row, Row> {
   private final List<Counter[]> counters = new ArrayList<>();
   private transient MiniPipeline mini;
   private transient long lastPosition;
+  /** The Beam timestamp (arrival stamp) of the last input row, which the rows held to a bundle's end keep. */
+  private transient Instant lastStamp;
   private transient int[] nextIndex;
 
   HopTransformsFn(HopContext context, List<String> chain, RowLayout input, List<String> targets,
@@ -48,6 +51,7 @@ final class HopTransformsFn extends DoFn<Row, Row> {
   public void setup() throws HopException {
     mini = new MiniPipeline(context, chain, input.rowMeta(), targets);
     nextIndex = new int[targets.size()];
+    lastStamp = BoundedWindow.TIMESTAMP_MIN_VALUE; // rows sent before any input row go before every row
   }
 
   @StartBundle
@@ -56,8 +60,9 @@ final class HopTransformsFn extends DoFn<Row, Row> {
   }
 
   @ProcessElement
-  public void process(@Element Row row, MultiOutputReceiver out) throws HopException {
+  public void process(@Element Row row, @Timestamp Instant stamp, MultiOutputReceiver out) throws HopException {
     lastPosition = RowLayout.arrival(row);
+    lastStamp = stamp;
     java.util.Arrays.fill(nextIndex, 0);
     mini.put(input.toHop(row));
     for (int i = 0; i < targets.size(); i++) {
@@ -68,12 +73,18 @@ final class HopTransformsFn extends DoFn<Row, Row> {
     mini.report(counters);
   }
 
+  /**
+   * Sends the rows transforms held to the bundle's end (such as one that writes in batches) with
+   * the position and the arrival stamp of the last input row, as if that row had given them: a
+   * live partition's stamps must not go back as its positions go on, and the wall clock's time
+   * would be ahead of the stamps of the rows that come next.
+   */
   @FinishBundle
   public void finishBundle(FinishBundleContext c) throws HopException {
     mini.finishBundle();
     for (int i = 0; i < targets.size(); i++) {
       for (Object[] r : mini.take(i)) {
-        c.output(tags.get(i), layouts.get(i).toBeam(mini.layoutOf(i), r, position(i)), Instant.now(),
+        c.output(tags.get(i), layouts.get(i).toBeam(mini.layoutOf(i), r, position(i)), lastStamp,
             GlobalWindow.INSTANCE);
       }
     }

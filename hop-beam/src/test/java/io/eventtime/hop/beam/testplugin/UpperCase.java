@@ -34,8 +34,21 @@ public class UpperCase extends BaseTransform<UpperCaseMeta, UpperCaseData> {
     for (int i = 0; i < meta.getCopiesPerRow(); i++) {
       Object[] out = row.clone();
       out[data.index] = value == null ? null : value.toString().toUpperCase(Locale.ROOT);
-      putRow(getInputRowMeta(), out);
+      if (value != null && value.equals(meta.getHoldValue())) {
+        data.held.add(out);
+      } else {
+        putRow(getInputRowMeta(), out);
+      }
     }
     return true;
+  }
+
+  @Override
+  public void finishBundle() throws HopException {
+    for (Object[] row : data.held) {
+      putRow(getInputRowMeta(), row);
+    }
+    data.held.clear();
+    super.finishBundle();
   }
 }
