@@ -189,12 +189,20 @@ public final class EventTimeParser implements Serializable {
   }
 
   private long parseText(String text) {
+    boolean utc = ZoneOffset.UTC.equals(zone);
+    if (pattern == null) {
+      // a common time starts and ends with no space, so trimming it first would change nothing
+      long common = CommonTimestamp.parse(text, utc);
+      if (common != CommonTimestamp.NOT_COMMON) {
+        return common;
+      }
+    }
     String s = text.trim();
     if (s.isEmpty()) {
       throw new EventTimeException("the time is an empty string");
     }
-    if (pattern == null) {
-      long common = CommonTimestamp.parse(s, ZoneOffset.UTC.equals(zone));
+    if (pattern == null && s.length() != text.length()) {
+      long common = CommonTimestamp.parse(s, utc);
       if (common != CommonTimestamp.NOT_COMMON) {
         return common;
       }

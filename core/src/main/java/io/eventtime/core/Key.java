@@ -37,6 +37,19 @@ public final class Key implements Comparable<Key>, Serializable {
     return new Key(copy);
   }
 
+  /**
+   * The hash of the key of {@code values}, already in {@link Values#canonical} form:
+   * {@code Key.of(values).hashCode()}, without making the key.
+   */
+  public static int hashOf(Object[] values) {
+    return Arrays.hashCode(values);
+  }
+
+  /** Whether this key holds exactly {@code values} (in {@link Values#canonical} form), in order. */
+  public boolean hasValues(Object[] values) {
+    return Arrays.equals(this.values, values);
+  }
+
   public int size() {
     return values.length;
   }

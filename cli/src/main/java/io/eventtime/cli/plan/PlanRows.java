@@ -1,5 +1,6 @@
 package io.eventtime.cli.plan;
 
+import io.eventtime.core.RecentKeys;
 import io.eventtime.core.ndjson.FieldReader;
 import io.eventtime.core.ndjson.MalformedLineException;
 import io.eventtime.core.ndjson.Utf8Lines;

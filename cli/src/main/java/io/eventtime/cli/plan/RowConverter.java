@@ -3,7 +3,9 @@ package io.eventtime.cli.plan;
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.EventTimeParser;
 import io.eventtime.core.Key;
+import io.eventtime.core.RecentKeys;
 import io.eventtime.core.ValueType;
+import io.eventtime.core.Values;
 import io.eventtime.core.ndjson.ColumnValues;
 import io.eventtime.core.ndjson.FieldReader;
 import java.time.Instant;
@@ -11,7 +13,8 @@ import java.util.List;
 
 /**
  * Turns the raw JSON values of a row's input columns into the plan's types, in place: the time
- * column into epoch milliseconds (and an {@link Instant} in its slot), every other value into
+ * column into epoch milliseconds (and an {@link Instant} in its slot when a key, an aggregate or
+ * the WHERE reads it), every other value into
  * its column's type by the core's {@link ColumnValues} rule (so each runner holds the same
  * values: 5.0 in a BIGINT column is 5, 5 in a DOUBLE column is 5.0). A value that does not fit
  * is a {@link Rejection} naming the field and why; the runner counts the row as rejected. Not thread-safe: one converter per stream.
@@ -28,6 +31,8 @@ public final class RowConverter {
   private final int[] keyInputs;
   private final int[] aggregateInputs;
   private final Object[] keyValues;
+  /** Whether a key, an aggregate or the WHERE reads the time column's value: else its slot keeps the text. */
+  private final boolean timeValueRead;
   /** Hands out one object per recent key, shared with the stream's other converters. */
   private final RecentKeys recentKeys;
   private long eventTime;
@@ -47,6 +52,8 @@ public final class RowConverter {
     keyInputs = plan.keyInputs().stream().mapToInt(Integer::intValue).toArray();
     aggregateInputs = plan.aggregateInputs().stream().mapToInt(Integer::intValue).toArray();
     keyValues = new Object[keyInputs.length];
+    timeValueRead = plan.where() != null || plan.keyInputs().contains(timeInput)
+        || plan.aggregateInputs().contains(timeInput);
   }
 
   /**
@@ -69,7 +76,9 @@ public final class RowConverter {
     } catch (EventTimeException e) {
       return new Rejection(names[timeInput], e.getMessage());
     }
-    row[timeInput] = Instant.ofEpochMilli(eventTime);
+    if (timeValueRead) {
+      row[timeInput] = Instant.ofEpochMilli(eventTime);
+    }
     for (int i = 0; i < row.length; i++) {
       if (i == timeInput) {
         continue;
@@ -99,9 +108,9 @@ public final class RowConverter {
       return Key.GLOBAL;
     }
     for (int i = 0; i < keyInputs.length; i++) {
-      keyValues[i] = row[keyInputs[i]];
+      keyValues[i] = Values.canonical(row[keyInputs[i]]);
     }
-    return recentKeys.canonical(Key.of(keyValues));
+    return recentKeys.of(keyValues);
   }
 
   /** Writes into {@code inputs} the value each aggregate takes from a converted row. */

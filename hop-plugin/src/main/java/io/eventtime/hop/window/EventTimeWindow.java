@@ -2,6 +2,7 @@ package io.eventtime.hop.window;
 
 import io.eventtime.core.EventTimeException;
 import io.eventtime.core.Key;
+import io.eventtime.core.Values;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.WindowResult;
@@ -541,6 +542,7 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
       data.followed = followedFields(input, data.followed);
     }
     data.keyMetas = new IValueMeta[s.keyIndexes().length];
+    data.keyValues = new Object[data.keyMetas.length];
     for (int i = 0; i < data.keyMetas.length; i++) {
       data.keyMetas[i] = input.getValueMeta(s.keyIndexes()[i]);
     }
@@ -577,11 +579,11 @@ public class EventTimeWindow extends BaseTransform<EventTimeWindowMeta, EventTim
     if (idx.length == 0) {
       return Key.GLOBAL;
     }
-    Object[] values = new Object[idx.length];
+    Object[] values = data.keyValues;
     for (int i = 0; i < idx.length; i++) {
-      values[i] = HopValues.nativeValue(data.keyMetas[i], row[idx[i]]);
+      values[i] = Values.canonical(HopValues.nativeValue(data.keyMetas[i], row[idx[i]]));
     }
-    return Key.of(values);
+    return data.recentKeys.of(values);
   }
 
   private Object[] inputsOf(Object[] row) throws HopValueException {

@@ -1,5 +1,6 @@
 package io.eventtime.hop.window;
 
+import io.eventtime.core.RecentKeys;
 import io.eventtime.core.PartitionedWindowProcessor;
 import io.eventtime.core.Stats;
 import io.eventtime.core.state.StateStore;
@@ -28,6 +29,9 @@ public class EventTimeWindowData extends BaseTransformData implements ITransform
   IValueMeta partitionMeta;
   IValueMeta offsetMeta;
   IValueMeta[] keyMetas;
+  /** A row's key values, in canonical form: filled for each row, a key made only for values not seen lately. */
+  Object[] keyValues;
+  final RecentKeys recentKeys = new RecentKeys();
   IValueMeta[] inputMetas;
 
   /** Where late rows go, taken out of the main outputs; null to count and log them only. */
