@@ -118,15 +118,15 @@ public final class KafkaSource implements LiveFeed, Closeable {
     this.done = new boolean[partitions.size()];
   }
 
-  /**
-   * The consumer's properties: bytes for keys and values, no automatic commit, {@code read_committed},
-   * the start position and the group, then every {@code --kafka-option} over them.
-   */
   /** What a state of a run over {@code address} names as its source, so that a state of another topic is refused. */
   public static StateSource stateSource(Address address) {
     return StateSource.of("kafka", "servers", address.servers(), "topic", address.topic());
   }
 
+  /**
+   * The consumer's properties: bytes for keys and values, no automatic commit, {@code read_committed},
+   * the start position and the group, then every {@code --kafka-option} over them.
+   */
   public static Properties properties(Address address, String group, String start, Map<String, String> options) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, address.servers());
