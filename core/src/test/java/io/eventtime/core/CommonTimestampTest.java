@@ -55,6 +55,14 @@ class CommonTimestampTest {
     assertThat(CommonTimestamp.parse(text, true)).isEqualTo(CommonTimestamp.NOT_COMMON);
   }
 
+  /** The parser reads a common time before trimming it: one with spaces around it is still read, trimmed. */
+  @ParameterizedTest
+  @ValueSource(strings = {" 2026-07-18 10:00:03", "2026-07-18 10:00:03 ", "\t2026-07-18T10:00:03.5Z\n",
+      "  2026-07-18 10:00:03.123  "})
+  void aTimeWithSpacesAroundItIsReadTrimmed(String text) {
+    assertThat(EventTimeParser.defaults().parse(text)).isEqualTo(javaTime(text.trim()));
+  }
+
   @Test
   void aLocalTimeInAnotherZoneIsNotCommon() {
     assertThat(CommonTimestamp.parse("2026-07-18 10:00:03", false)).isEqualTo(CommonTimestamp.NOT_COMMON);
