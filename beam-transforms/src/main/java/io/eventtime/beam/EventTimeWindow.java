@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
@@ -134,6 +135,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     int[] partitions;
     /** The idle timeout in milliseconds, 0 for none. */
     long idleTimeoutMillis;
+    /** Whether the window rows are also ranked in close order. */
+    boolean closeOrder;
 
     Settings copy() {
       try {
@@ -392,6 +395,24 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     return with(s -> s.idleTimeoutMillis = millis);
   }
 
+  /**
+   * Also ranks the window rows in the order one processor reading the input in arrival order
+   * emits them (by window end, then start, then key): {@link EventTimeWindowResult#windowsInCloseOrder()}
+   * gives each with its rank, so that a sink can write them in the order a single-threaded run
+   * (the command line's local runner, Hop's local engine) does, whatever the runner's
+   * parallelism. On an unbounded input each row is ranked as soon as every key group's watermark
+   * has closed its window (all window rows go through one worker, so this costs throughput); on a
+   * bounded one, once the run has every window row (gathered under one key).
+   *
+   * <pre>{@code
+   * EventTimeWindowResult r = live.apply(window.withCloseOrder());
+   * r.windowsInCloseOrder();   // KV(0, first row closed), KV(1, second), ...
+   * }</pre>
+   */
+  public EventTimeWindow withCloseOrder() {
+    return with(s -> s.closeOrder = true);
+  }
+
   /** The query this transform runs. */
   public WindowQuery query() {
     return settings.query;
@@ -434,6 +455,9 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
           .withLabel("Idle timeout (wall clock)"));
     }
     builder.addIfNotNull(DisplayData.item("stateHandoff", settings.handoff).withLabel("State hand-off file"));
+    if (settings.closeOrder) {
+      builder.add(DisplayData.item("closeOrder", true).withLabel("Window rows ranked in close order"));
+    }
   }
 
   /**
@@ -465,7 +489,8 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       LiveState state = settings.handoff == null ? null
           : LiveState.of(plan, partitions, settings.restored, settings.handoff, LiveWindows.KEY_BUCKETS);
-      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis, state));
+      return input.apply("LiveWindows", new LiveWindows(plan, partitions, settings.idleTimeoutMillis, state,
+          settings.closeOrder));
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);
@@ -483,6 +508,9 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     if (carry.holding()) {
       folded.held().apply("HandOffState", new HandOffState(plan.query, plan.timeField, settings.handoff, carry, index));
     }
-    return new EventTimeWindowResult(input.getPipeline(), folded.windows(), folded.late(), events.get(read.rejected));
+    PCollection<KV<Long, Row>> ranked = settings.closeOrder
+        ? folded.windows().apply("RankInCloseOrder", new RankInCloseOrder(plan.query.keyFields().size())) : null;
+    return new EventTimeWindowResult(input.getPipeline(), folded.windows(), ranked, folded.late(),
+        events.get(read.rejected));
   }
 }

@@ -41,7 +41,8 @@ import org.joda.time.Instant;
  * watermark, so the processor's stream watermark (the least over the partitions) is the stream's,
  * and each window leaves once it closes it, with the rows of every partition, merged in partition
  * order. The window rows and late rows of a release carry its timestamp; what the bucket emitted
- * and how far it can still emit goes to {@link CountLiveWindowsClosed}. At the end of the input (a
+ * and how far it can still emit goes to {@link LiveWindowsClosed} (with close order, the window rows
+ * too, instead of to the windows output). At the end of the input (a
  * timer at the end of the global window, which fires when the input is finished or drained) every
  * open window is emitted; with a state ({@link LiveState}) each bucket starts from its keys' part
  * of the stored state instead (a start marker per bucket, {@link LiveBatch#start}, so that every
@@ -61,12 +62,14 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final LivePartitions partitions;
   private final TupleTag<Row> windows;
   private final TupleTag<Row> late;
-  private final TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed;
+  private final TupleTag<KV<Integer, LiveWindowsClosed.Report>> closed;
   /** The idle timeout in milliseconds, 0 for none: what a late row's reason names. */
   private final long idleTimeoutMillis;
   /** The stored state the buckets start from and hand on to, null when the run keeps none. */
   private final LiveState state;
   private final TupleTag<KV<Integer, HeldBucket>> handedOn;
+  /** Whether the window rows go in the reports, to be ranked in close order, rather than out. */
+  private final boolean closeOrder;
   private final OpenStateCoder stateCoder;
   private final Counter openWindows = EventTimeMetrics.counter(EventTimeMetrics.OPEN_WINDOWS);
   private final Distribution bucketOpenWindows = EventTimeMetrics.distribution(EventTimeMetrics.BUCKET_OPEN_WINDOWS);
@@ -109,9 +112,10 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
   FoldBucketFn(WindowPlan plan, LivePartitions partitions, TupleTag<Row> windows, TupleTag<Row> late,
-      TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed, long idleTimeoutMillis, LiveState state,
-      TupleTag<KV<Integer, HeldBucket>> handedOn) {
+      TupleTag<KV<Integer, LiveWindowsClosed.Report>> closed, long idleTimeoutMillis, LiveState state,
+      TupleTag<KV<Integer, HeldBucket>> handedOn, boolean closeOrder) {
     this.plan = plan;
+    this.closeOrder = closeOrder;
     this.state = state;
     this.handedOn = handedOn;
     this.idleTimeoutMillis = idleTimeoutMillis;
@@ -186,6 +190,8 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
     private final List<WindowResult> emitted = new ArrayList<>();
     private final PartitionedWindowProcessor processor;
     private final List<KV<Long, Long>> intervals = new ArrayList<>();
+    /** With close order: the window rows emitted, for the report. */
+    private final List<Row> windowRows = new ArrayList<>();
     /** How many windows the bucket held before this fold, as the gauge counts them. */
     private final int openBefore;
     /** With a state: the last position of each partition taken in, else null. */
@@ -279,7 +285,12 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
 
     private void emit(Instant stamp, MultiOutputReceiver out) {
       for (WindowResult w : emitted) {
-        out.get(windows).outputWithTimestamp(plan.windowRow(w.key(), w.start(), w.end(), w.values()), stamp);
+        Row row = plan.windowRow(w.key(), w.start(), w.end(), w.values());
+        if (closeOrder) {
+          windowRows.add(row);
+        } else {
+          out.get(windows).outputWithTimestamp(row, stamp);
+        }
         intervals.add(KV.of(w.start(), w.end()));
       }
       rowsOut.inc(emitted.size());
@@ -329,7 +340,7 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       long sequence = sent == null ? 0 : sent.get(0);
       reported.write(List.of(sequence + 1, floor));
       out.get(closed).outputWithTimestamp(
-          KV.of(CountLiveWindowsClosed.KEY, new CountLiveWindowsClosed.Report(bucket, sequence, floor, intervals)),
+          KV.of(LiveWindowsClosed.KEY, new LiveWindowsClosed.Report(bucket, sequence, floor, intervals, windowRows)),
           new Instant(latestStamp));
     }
   }

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.state.Timer;
@@ -14,6 +16,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
@@ -32,8 +35,8 @@ import org.joda.time.Instant;
  * back in position order with the partition's watermark before each ({@link OrderPartitionFn});
  * each key bucket folds its rows with the core's {@code PartitionedWindowProcessor}, learning every
  * partition's watermark, and emits each window as soon as the stream's watermark closes it
- * ({@link FoldBucketFn}); the distinct intervals emitted are counted
- * ({@link CountLiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
+ * ({@link FoldBucketFn}); the distinct intervals emitted are counted, and with close order the
+ * window rows ranked in the order one processor would emit them ({@link LiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
  * coders, and with an idle timeout a processing-time timer per partition, started by one marker
  * per partition flattened into the rows.
  *
@@ -54,9 +57,12 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   private final long idleTimeoutMillis;
   /** The stored state the run goes on from and hands on to, null when it keeps none. */
   private final LiveState state;
+  /** Whether the window rows are ranked in close order ({@link EventTimeWindow#withCloseOrder}). */
+  private final boolean closeOrder;
 
-  LiveWindows(WindowPlan plan, LivePartitions partitions, long idleTimeoutMillis, LiveState state) {
+  LiveWindows(WindowPlan plan, LivePartitions partitions, long idleTimeoutMillis, LiveState state, boolean closeOrder) {
     this.plan = plan;
+    this.closeOrder = closeOrder;
     this.partitions = partitions;
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.state = state;
@@ -90,7 +96,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     PCollectionTuple read = input.apply("ReadEventTimes",
         ParDo.of(new ReadLiveRowsFn(plan, partitions, state, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
-    TupleTag<KV<Integer, CountLiveWindowsClosed.Report>> closed = new TupleTag<>() {};
+    TupleTag<KV<Integer, LiveWindowsClosed.Report>> closed = new TupleTag<>() {};
     PCollection<KV<Integer, ArrivedRow>> arrived = read.get(rows)
         .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)));
     if (idleTimeoutMillis > 0) {
@@ -106,16 +112,22 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     }
     PCollectionTuple folded = releases
         .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed,
-                idleTimeoutMillis, state, handedOn))
+                idleTimeoutMillis, state, handedOn, closeOrder))
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed).and(handedOn)));
     PCollection<KV<Integer, HeldBucket>> held = folded.get(handedOn)
         .setCoder(KvCoder.of(VarIntCoder.of(), HeldBucket.coder(plan.query.aggregates())));
     if (state != null) {
       held.apply("HandOffState", ParDo.of(new LiveHandOffFn(plan, state, KEY_BUCKETS)));
     }
-    folded.get(closed).setCoder(KvCoder.of(VarIntCoder.of(), CountLiveWindowsClosed.Report.CODER))
-        .apply("CountWindowsClosed", ParDo.of(new CountLiveWindowsClosed(KEY_BUCKETS)));
-    return new EventTimeWindowResult(input.getPipeline(), folded.get(out.windows()).setRowSchema(plan.output),
+    // the step keeps the name it had when it only counted, so that a job's state still maps onto it
+    PCollection<KV<Long, Row>> ranked = folded.get(closed)
+        .setCoder(KvCoder.of(VarIntCoder.of(), LiveWindowsClosed.Report.coder(plan.output)))
+        .apply("CountWindowsClosed", ParDo.of(new LiveWindowsClosed(KEY_BUCKETS, plan, closeOrder)))
+        .setCoder(KvCoder.of(VarLongCoder.of(), RowCoder.of(plan.output)));
+    PCollection<Row> unranked = folded.get(out.windows()).setRowSchema(plan.output); // empty with close order
+    PCollection<Row> windows = closeOrder
+        ? ranked.apply("RankedWindows", Values.create()).setRowSchema(plan.output) : unranked;
+    return new EventTimeWindowResult(input.getPipeline(), windows, closeOrder ? ranked : null,
         folded.get(out.late()).setRowSchema(plan.problems), read.get(rejected).setRowSchema(plan.problems));
   }
 

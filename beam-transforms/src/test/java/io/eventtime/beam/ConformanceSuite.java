@@ -41,6 +41,7 @@ import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -158,10 +159,20 @@ public abstract class ConformanceSuite {
         // grid windows also in blocks of 8 positions, so that most rows need the rows of their block
         for (int blockBits : spec instanceof WindowSpec.Session ? new int[] {10} : new int[] {10, 3}) {
           String name = spec.kind() + "-" + policy.label() + "-" + blockBits;
-          EventTimeWindowResult r = in.rows().apply(name,
-              EventTimeWindow.of(q).withTimeField("event_time").withBlockBits(blockBits));
+          // blocks of 2^10 also rank the window rows: rank i is the core's i-th window row
+          boolean ranked = blockBits == 10;
+          EventTimeWindow window = EventTimeWindow.of(q).withTimeField("event_time").withBlockBits(blockBits);
+          EventTimeWindowResult r = in.rows().apply(name, ranked ? window.withCloseOrder() : window);
           Expectation e = stream.expected(q);
           PAssert.that(format(name + "-rows", r.windows())).containsInAnyOrder(e.rows);
+          if (ranked) {
+            List<String> inOrder = new ArrayList<>();
+            for (int i = 0; i < e.rows.size(); i++) {
+              inOrder.add(i + " " + e.rows.get(i));
+            }
+            PAssert.that(r.windowsInCloseOrder().apply(name + "-ranks", MapElements.into(TypeDescriptors.strings())
+                .via((KV<Long, Row> w) -> w.getKey() + " " + formatRow(w.getValue())))).containsInAnyOrder(inOrder);
+          }
           PAssert.that(r.late().apply(name + "-late", MapElements.into(TypeDescriptors.strings())
               .via((Row row) -> row.getRow(ProblemRows.ROW).getInt64(EventTimeWindow.DEFAULT_ARRIVAL_FIELD) + "|"
                   + row.getString(ProblemRows.REASON).replace(source, "FILE"))))

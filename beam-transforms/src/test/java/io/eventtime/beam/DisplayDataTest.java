@@ -37,7 +37,8 @@ class DisplayDataTest {
         .withAggregate(AggregateKind.SUM, "amount", "total")
         .withWatermarkDelay(java.time.Duration.ofMinutes(2))
         .withLatePolicy(LatePolicy.EVENT)
-        .withBlockBits(8);
+        .withBlockBits(8)
+        .withCloseOrder();
 
     assertThat(items(window)).isEqualTo(Map.ofEntries(
         Map.entry("window", "STRING hopping (Window kind)"),
@@ -54,7 +55,8 @@ class DisplayDataTest {
         Map.entry("latePolicy", "STRING event (Late policy)"),
         Map.entry("arrivalField", "STRING _arrival (Arrival position field)"),
         Map.entry("windowFields", "STRING window_start, window_end (Window bound columns)"),
-        Map.entry("blockBits", "INTEGER 8 (Arrival positions per block (bits))")));
+        Map.entry("blockBits", "INTEGER 8 (Arrival positions per block (bits))"),
+        Map.entry("closeOrder", "BOOLEAN true (Window rows ranked in close order)")));
   }
 
   @Test

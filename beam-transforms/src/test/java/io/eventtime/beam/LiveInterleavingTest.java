@@ -27,6 +27,7 @@ import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.Row;
@@ -41,7 +42,9 @@ import org.junit.jupiter.api.Test;
  * partition whole, one after the other (so the answer does not depend on the interleaving that
  * TestStream delivers, cut into stretches between watermark advances, each out of position order in
  * random bundles); and a key whose rows all come from one partition gets that partition's answer
- * replayed alone. {@value LiveEqualsReplayTest#STREAMS_PROPERTY} sets how many random streams
+ * replayed alone. Every other stream ranks its window rows in close order
+ * ({@link EventTimeWindow#withCloseOrder}): each rank is the core's window row of that place, in the
+ * order the core emits them. {@value LiveEqualsReplayTest#STREAMS_PROPERTY} sets how many random streams
  * (default {@value #DEFAULT_STREAMS}).
  */
 class LiveInterleavingTest {
@@ -193,12 +196,22 @@ class LiveInterleavingTest {
     for (Stream s : streams) {
       int id = s.id;
       String name = s.name();
+      EventTimeWindow window = EventTimeWindow.of(s.query).withTimeField("event_time")
+          .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(s.partitionIds);
+      // every other stream ranks its window rows: rank i is the core's i-th window row
+      boolean ranked = id % 2 == 1;
       EventTimeWindowResult r = live
           .apply(name + "-only", Filter.by((Row row) -> row.getInt32("stream") == id))
-          .apply(name, EventTimeWindow.of(s.query).withTimeField("event_time")
-              .withPartitionField(KafkaRows.PARTITION_FIELD).withPartitions(s.partitionIds));
+          .apply(name, ranked ? window.withCloseOrder() : window);
       Expected e = expected(s);
       expected.add(e);
+      if (ranked) {
+        for (int i = 0; i < e.windows.size(); i++) {
+          all.add(name + " rank " + i + " " + e.windows.get(i));
+        }
+        outputs = outputs.and(r.windowsInCloseOrder().apply(name + "-ranks", MapElements.into(TypeDescriptors.strings())
+            .via((KV<Long, Row> w) -> name + " rank " + w.getKey() + " " + ConformanceSuite.formatRow(w.getValue()))));
+      }
       e.windows.forEach(w -> all.add(name + " window " + w));
       e.late.forEach(l -> all.add(name + " late " + l));
       e.rejected.forEach(l -> all.add(name + " rejected " + l));

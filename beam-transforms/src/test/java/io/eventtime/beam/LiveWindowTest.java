@@ -131,4 +131,12 @@ class LiveWindowTest {
         .withRowSchema(LiveWindowExamplesTest.A_SCHEMA));
     assertThat(bounded.apply("Bounded", window).windows()).isNotNull();
   }
+
+  @Test
+  void windowsInCloseOrder_withoutCloseOrder_isRefusedNamingTheOption() {
+    Pipeline p = LiveWindowExamplesTest.pipeline();
+    EventTimeWindowResult r = liveInput(p).apply("Live", LiveWindowExamplesTest.exampleA(WindowSpec.tumbling(60_000)));
+    assertThatThrownBy(r::windowsInCloseOrder).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the window rows are not ranked: apply EventTimeWindow...withCloseOrder() to have them in close order");
+  }
 }

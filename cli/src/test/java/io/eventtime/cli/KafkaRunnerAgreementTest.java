@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
  * prints over the same topic ({@link RunnerAgreement#checkKafka}), and example B as two runs with
  * {@code --state} gives its rows on the runner and beside the local runner each way ({@link
  * RunnerAgreement#checkKafkaState}), also as two runs until a stop signal ({@link
- * RunnerAgreement#checkKafkaStopped}). Each runner's module has a subclass, with that runner's classpath.
+ * RunnerAgreement#checkKafkaStopped}), and a followed topic of three partitions prints the local
+ * runner's lines while it runs ({@link RunnerAgreement#checkKafkaFollowedInCloseOrder}). Each runner's module has a subclass, with that runner's classpath.
  */
 public abstract class KafkaRunnerAgreementTest {
   @RegisterExtension
@@ -31,6 +32,11 @@ public abstract class KafkaRunnerAgreementTest {
   @Test
   public void exampleBAsTwoRunsEndedWhenIdleAndBySigterm_windowsPrintedWhileTheRunGoesOn() throws Exception {
     RunnerAgreement.checkKafkaStopped(runner(), dir, KAFKA.broker());
+  }
+
+  @Test
+  public void aFollowedTopicOfThreePartitions_printsTheLocalRunnersLinesWhileTheRunGoesOn() throws Exception {
+    RunnerAgreement.checkKafkaFollowedInCloseOrder(runner(), dir, KAFKA.broker());
   }
 
   @Test

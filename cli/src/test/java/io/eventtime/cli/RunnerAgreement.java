@@ -230,6 +230,34 @@ public final class RunnerAgreement {
   }
 
   /**
+   * A followed topic of three partitions on {@code runner} prints its window rows in the local
+   * runner's order while the run goes on, not only at its end: the random stream dealt to the
+   * partitions, read by a child process with {@code --state} until no record has come for 2 seconds,
+   * prints exactly the lines of the local runner's {@code --until available} run with a state of its
+   * own (the windows the watermark closed, in close order, then the stats line), though the key
+   * buckets hand their rows on in bundles of their own.
+   */
+  public static void checkKafkaFollowedInCloseOrder(String runner, Path dir, io.eventtime.testing.kafka.KafkaBroker broker)
+      throws IOException, InterruptedException {
+    String topic = "followed_" + runner;
+    broker.createTopic(topic, 3);
+    produceDealt(broker, topic, Files.readAllLines(randomStream(dir, 20261206L, 2000)), new Random(6));
+    Query q = RANDOM_STREAM_QUERIES.get(0);
+    List<String> common = new ArrayList<>(List.of("--from", "kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--table", "stream"));
+    common.addAll(q.flags());
+    List<String> local = new ArrayList<>(common);
+    local.addAll(List.of("--until", "available", "--state", dir.resolve("state-local").toString(), q.sql()));
+    Cli once = Cli.run(local.toArray(String[]::new));
+    assertThat(once.status()).as(once.err()).isZero();
+    assertThat(once.out()).as("window rows before the stats line").hasSizeGreaterThan(20);
+    List<String> followed = new ArrayList<>(List.of("--runner", runner, "--until", "idle=2 SECOND"));
+    followed.addAll(common);
+    followed.addAll(List.of("--state", dir.resolve("state-" + runner).toString(), q.sql()));
+    assertStoppedRun(followed, once.out(), dir.resolve("followed.err"), false);
+  }
+
+  /**
    * Exactly once across {@code kill -9} on {@code runner}: a random stream in a topic of three
    * partitions is read with {@code --until available}, {@code --state}, {@code --output} and
    * {@code --late-output}: a first run over its first half runs to its end (it stores a state and
@@ -316,7 +344,7 @@ public final class RunnerAgreement {
 
   /**
    * Runs the command until its window rows (all of {@code printed} but the last, the stats line) are
-   * out, then stops it with SIGTERM ({@code signal}) or lets it end by itself.
+   * out, in that order, then stops it with SIGTERM ({@code signal}) or lets it end by itself.
    */
   private static void assertStoppedRun(List<String> args, List<String> printed, Path err, boolean signal)
       throws IOException, InterruptedException {
@@ -331,7 +359,7 @@ public final class RunnerAgreement {
             .isNotNull();
         seen.add(line);
       }
-      assertThat(seen).containsExactlyInAnyOrderElementsOf(windows);
+      assertThat(seen).containsExactlyElementsOf(windows);
       if (signal) {
         // SIGTERM by kill(1): Process.destroy() would also close the pipe the stats line comes through
         assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor()).isZero();

@@ -51,6 +51,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
@@ -68,10 +69,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * each partition by its own watermark, as the local runner's processor does. The job ends by
  * itself when every read has ended and drains the windows still open. The workers hand their rows
  * to the driver through files in a scratch folder (so the runner must share this machine's file
- * system: embedded Flink). A run until available prints them when the job has ended, in the local
- * runner's order: window rows in close order, late and rejected rows by partition and offset. A
- * run until stopped prints each bundle's rows as they are handed on, within a bundle in that order,
- * so that a window is printed soon after it closes. With a state directory, each partition starts
+ * system: embedded Flink), and the driver prints them as they come: the window rows ranked in close
+ * order ({@link EventTimeWindow#withCloseOrder}), each printed once every row ranked before it is,
+ * so that they come in the local runner's order soon after they close; late and rejected rows by
+ * partition and offset within each bundle the workers hand on. With a state directory, each partition starts
  * at the stored next offset and the job hands the windows still open, each partition's watermark
  * and next offset to the state ({@link EventTimeWindow#withState}), committed once the rows are
  * printed: the format the local runner's Kafka runs store, so either runner goes on from the
@@ -119,7 +120,7 @@ public final class BeamKafkaRunner {
     Path activity = scratch.resolve("last-record"); // its time: when a worker last read a record
     Path reading = scratch.resolve("reading"); // made when the workers first poll: the job has started reading
     EventTimeWindow window = EventTimeWindow.of(plan.windowQuery(settings.delayMillis(), settings.latePolicy()))
-        .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END);
+        .withTimeField(plan.timeColumn()).withWindowFieldNames(START, END).withCloseOrder();
     EventTimeState state = null;
     try {
       Pipeline p = Pipeline.create(options);
@@ -150,8 +151,9 @@ public final class BeamKafkaRunner {
       window = window.withPartitionField(PARTITION).withPartitions(raw.partitions());
       EventTimeWindowResult windows = rows.apply("Window", state == null ? window : window.withState(state));
       int keys = plan.keyInputs().size();
-      toScratch(windows.windows().apply("Results", MapElements.into(TypeDescriptors.strings())
-          .via((Row r) -> BeamRunner.encode(BeamValues.windowResult(r, keys)))), scratch, "windows");
+      toScratch(windows.windowsInCloseOrder().apply("Results", MapElements.into(TypeDescriptors.strings())
+          .via((KV<Long, Row> r) -> BeamRunner.encode(new Ranked(r.getKey(), BeamValues.windowResult(r.getValue(), keys))))),
+          scratch, "windows");
       String source = address.uri();
       String timeColumn = plan.timeColumn();
       toScratch(windows.late().apply("LateRows", MapElements.into(TypeDescriptors.strings())
@@ -168,14 +170,15 @@ public final class BeamKafkaRunner {
       RowsFile rowsFile = output == null ? null : RowsFile.open(output, committed.containsKey(RunSettings.path(output)));
       ResultWriter out = writerFor.apply(rowsFile);
       try (rowsFile) {
-        Set<Path> printed = new HashSet<>();
-        PipelineResult result = untilAvailable ? p.run()
-            : runPrinting(p, stopFile, idleMillis, reading, activity, scratch, printed, settings, source, out);
+        // a run until available writes its late and rejected rows at the end, all in partition and offset order
+        Printer printer = new Printer(scratch, settings, source, out, !untilAvailable);
+        PipelineResult result = runPrinting(p, untilAvailable ? null : stopFile, idleMillis, reading, activity, printer);
         if (result.waitUntilFinish() != PipelineResult.State.DONE) {
           throw new CliException(ErrorCode.IO_ERROR, "the " + runner + " job ended " + result.getState()
               + ", not done: its windows are not all printed and no state is stored");
         }
-        printNew(scratch, printed, settings, source, out);
+        printer.printNew(true);
+        printer.requireAllPrinted();
         EventTimeState stored = state;
         settings.finish(out, EventTimeMetrics.stats(result), stored == null ? null : () -> {
           out.flush();
@@ -201,31 +204,34 @@ public final class BeamKafkaRunner {
   }
 
   /**
-   * Runs the job until a stop signal, printing the rows the workers hand on as they come: {@code
-   * run()} waits for the job's end on a thread of its own (attached, so that the job's counters
-   * come back with it) while this one prints; the signal ends every partition's read where it is,
-   * and the job drains (or hands on) and ends.
+   * Runs the job, printing the rows the workers hand on as they come: {@code run()} waits for the
+   * job's end on a thread of its own (attached, so that the job's counters come back with it) while
+   * this one prints. With a {@code stopFile} (a run until stopped) the first stop signal makes it,
+   * which ends every partition's read where it is, and the job drains (or hands on) and ends; a run
+   * until available (null) ends by itself and leaves the signals as they are.
    */
   private static PipelineResult runPrinting(Pipeline p, Path stopFile, long idleMillis, Path reading, Path activity,
-      Path scratch, Set<Path> printed, RunSettings settings, String source, ResultWriter out) {
+      Printer printer) {
     FutureTask<PipelineResult> job = new FutureTask<>(p::run);
     Thread runner = new Thread(job, "eventtime-job");
     runner.setDaemon(true);
-    try (StopSignal.Watch stop = StopSignal.onStop(() -> touch(stopFile))) {
+    try (StopSignal.Watch stop = stopFile == null ? () -> { } : StopSignal.onStop(() -> touch(stopFile))) {
       runner.start();
       while (!job.isDone()) {
         Thread.sleep(200);
-        printNew(scratch, printed, settings, source, out);
-        out.flush();
+        printer.printNew(printer.problemsAsTheyCome);
         long lastRecord = lastRecordAt(reading, activity);
-        if (idleMillis > 0 && lastRecord > 0 && System.currentTimeMillis() - lastRecord >= idleMillis) {
+        if (stopFile != null && idleMillis > 0 && lastRecord > 0
+            && System.currentTimeMillis() - lastRecord >= idleMillis) {
           touch(stopFile); // --until idle: no record for that long, counted from the first poll and from each record
         }
       }
       return job.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      touch(stopFile);
+      if (stopFile != null) {
+        touch(stopFile);
+      }
       throw new CliException(ErrorCode.IO_ERROR, "interrupted while the job ran; its reads were told to stop", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
@@ -238,26 +244,65 @@ public final class BeamKafkaRunner {
     }
   }
 
+  /** A window row and its rank in close order, as the workers hand it to the driver. */
+  record Ranked(long rank, WindowResult window) implements Serializable {}
+
   /**
-   * Prints the rows of the bundles handed on since the last call ({@code printed} holds those
-   * printed): rejected and late records by partition and offset, window rows in close order. Called
-   * once at the end of a run until available, so that its lines are the local runner's order; as
-   * the bundles come in a run until stopped, so that windows are printed as they close.
+   * Prints what the workers hand on through the scratch folder: rejected and late records by
+   * partition and offset within each call that prints them, window rows in rank order, each once every row ranked
+   * before it is printed (the ranks have no gap, so a row waits only for rows still on their way).
    */
-  private static void printNew(Path scratch, Set<Path> printed, RunSettings settings, String source, ResultWriter out) {
-    List<KafkaProblem> rejected = BeamRunner.readNew(scratch, "rejected", printed);
-    rejected.sort(KafkaProblem.ARRIVAL);
-    for (KafkaProblem r : rejected) {
-      settings.rejected(source, r.partition(), r.offset(), r.field(), r.reason(), r.text(), 0, r.text().length, r.json());
+  private static final class Printer {
+    private final Path scratch;
+    private final RunSettings settings;
+    private final String source;
+    private final ResultWriter out;
+    /** Whether the late and rejected rows are printed as they come, or only at the end. */
+    final boolean problemsAsTheyCome;
+    private final Set<Path> printed = new HashSet<>();
+    private final RankOrder<WindowResult> windows = new RankOrder<>();
+
+    Printer(Path scratch, RunSettings settings, String source, ResultWriter out, boolean problemsAsTheyCome) {
+      this.scratch = scratch;
+      this.problemsAsTheyCome = problemsAsTheyCome;
+      this.settings = settings;
+      this.source = source;
+      this.out = out;
     }
-    List<KafkaProblem> late = BeamRunner.readNew(scratch, "late", printed);
-    late.sort(KafkaProblem.ARRIVAL);
-    for (KafkaProblem l : late) {
-      settings.late(source, l.partition(), l.offset(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
+
+    /**
+     * Prints the window rows next in rank, and with {@code problems} the late and rejected rows
+     * handed on since the last call that printed them.
+     */
+    void printNew(boolean problems) {
+      if (problems) {
+        printProblems();
+      }
+      for (Ranked w : BeamRunner.<Ranked>readNew(scratch, "windows", printed)) {
+        windows.add(w.rank(), w.window());
+      }
+      windows.drain(out::write);
+      out.flush();
     }
-    List<WindowResult> results = BeamRunner.readNew(scratch, "windows", printed);
-    results.sort(WindowResult.CLOSE_ORDER);
-    results.forEach(out::write);
+
+    private void printProblems() {
+      List<KafkaProblem> rejected = BeamRunner.readNew(scratch, "rejected", printed);
+      rejected.sort(KafkaProblem.ARRIVAL);
+      for (KafkaProblem r : rejected) {
+        settings.rejected(source, r.partition(), r.offset(), r.field(), r.reason(), r.text(), 0, r.text().length,
+            r.json());
+      }
+      List<KafkaProblem> late = BeamRunner.readNew(scratch, "late", printed);
+      late.sort(KafkaProblem.ARRIVAL);
+      for (KafkaProblem l : late) {
+        settings.late(source, l.partition(), l.offset(), l.eventTime(), l.reason(), l.text(), 0, l.text().length);
+      }
+    }
+
+    /** Fails the run if a ranked row is missing once the job is done: a row lost, never printed. */
+    void requireAllPrinted() {
+      windows.requireNoGap();
+    }
   }
 
   /** The command's consumer properties as a {@code Properties}, for a consumer of the group's commit. */

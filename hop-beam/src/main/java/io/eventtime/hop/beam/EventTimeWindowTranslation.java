@@ -84,7 +84,8 @@ final class EventTimeWindowTranslation implements TransformTranslation {
         .withTimeParser(s.timeReader().parser())
         .withWindowFieldNames(windowRows.getValueMeta(keys).getName(), windowRows.getValueMeta(keys + 1).getName())
         .withArrivalField(RowLayout.ARRIVAL)
-        .withBlockBits(Math.min(40, EventTimeWindow.DEFAULT_BLOCK_BITS + in.spreadBits()));
+        .withBlockBits(Math.min(40, EventTimeWindow.DEFAULT_BLOCK_BITS + in.spreadBits()))
+        .withCloseOrder();
     if (partitions != null && s.partitioning().isPartitioned()) {
       transform = transform.withPartitionField(s.partitioning().field()).withPartitions(partitions);
     }
@@ -105,7 +106,7 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     // applied under the transform's own name: its rows in, late and rejected are the window's counters
     EventTimeWindowResult result = in.rows().apply(name, transform);
     context.countedByWindow(name);
-    PCollection<Row> windows = result.windows().apply(name + " (close order)", new CloseOrder(name, windowLayout, keys));
+    PCollection<Row> windows = result.windowsInCloseOrder().apply(name + " (close order)", new CloseOrder(name, windowLayout));
     Map<String, HopStream> outputs = new LinkedHashMap<>();
     context.toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
     if (lateTarget != null) {
