@@ -213,8 +213,9 @@ public final class EventtimeCommand implements Callable<Integer> {
       description = "Where the query runs. local: an embedded single-pass engine, no Beam start-up. direct, "
           + "flink (embedded, or --flink-master) and spark (local[2], or --spark-master): the same plan as an Apache "
           + "Beam pipeline on that runner, printing the same rows. A kafka:// topic runs on local, or on flink "
-          + "(embedded) and direct in streaming mode, with --until available (the rows printed when the job ends), "
-          + "--until idle=... or until SIGINT/SIGTERM (each window printed soon after it closes); spark refuses it. Default: ${DEFAULT-VALUE}. Example: --runner flink")
+          + "(embedded) and direct in streaming mode, with --until available, --until idle=... or until SIGINT/SIGTERM, "
+          + "each window printed soon after it closes, in the local runner's order; spark refuses it. "
+          + "Default: ${DEFAULT-VALUE}. Example: --runner flink")
   String runner;
 
   @Option(names = "--flink-master", paramLabel = "HOST:PORT",
