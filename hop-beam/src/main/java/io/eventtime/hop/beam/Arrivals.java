@@ -12,8 +12,8 @@ import io.eventtime.core.ArrivalPosition;
  *       above {@value ArrivalPosition#LINE_BITS} bits of line number.
  *   <li>Event Kafka Input: the record's offset in its partition (the partition is a field of the
  *       row: an Event Time Window orders each partition's rows apart), taken as {@value #OFFSET_BITS} bits.
- *   <li>Event Time Window: each window row's rank in close order (window end, start, keys); on a
- *       live stream, in the order the windows left the window.
+ *   <li>Event Time Window: each window row's rank in close order (window end, start, keys), on a
+ *       live stream too: 0, 1, ... with no gap ({@link HopStream#ranked}).
  *   <li>Other Hop transforms: the core's {@link ArrivalPosition#fanOut}: the input row's position
  *       shifted by {@value ArrivalPosition#FAN_OUT_BITS} bits, plus the index of each row it gave
  *       for that input row.

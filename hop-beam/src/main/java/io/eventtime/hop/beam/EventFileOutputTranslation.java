@@ -24,7 +24,7 @@ final class EventFileOutputTranslation implements TransformTranslation {
     if (context.checked(t, p -> m.resolve(context.variables(), in.layout().rowMeta(), p)) == null) {
       return null;
     }
-    in.rows().apply(t.getName(), new EventFileWrite(context.workers(), t.getName(), in.layout()));
+    in.rows().apply(t.getName(), new EventFileWrite(context.workers(), t.getName(), in.layout(), in.ranked()));
     Map<String, HopStream> outputs = new LinkedHashMap<>();
     context.toMainTargets(t, context.mainTargets(t, Set.of()), in.rows(), in.widthBits(), in.spreadBits(), outputs);
     return outputs;

@@ -8,22 +8,26 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.commons.vfs2.FileObject;
 import org.apache.hop.core.exception.HopException;
@@ -36,18 +40,23 @@ import org.apache.hop.core.vfs.HopVfs;
  * with only the CSV header), as on the local engine.
  *
  * <p>On a live stream (an unbounded input, which has no end to wait for) one worker appends each
- * row as it comes, in the order it comes, and the lines of a bundle are on disk when the bundle
- * ends ({@link LiveWriteFn}); the file is made with its first row.
+ * row as it comes, and the lines of a bundle are on disk when the bundle ends ({@link
+ * LiveWriteFn}); the file is made with its first row. Rows ranked with no gap (an Event Time
+ * Window's, in close order) are written in rank order, each once the rows ranked before it are,
+ * so the file has the local engine's lines in its order; other rows in the order they come.
  */
 final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void>> {
   private final HopContext context;
   private final String transformName;
   private final RowLayout layout;
+  /** Whether the rows' arrival positions are ranks with no gap, which a live write puts back in order. */
+  private final boolean ranked;
 
-  EventFileWrite(HopContext context, String transformName, RowLayout layout) {
+  EventFileWrite(HopContext context, String transformName, RowLayout layout, boolean ranked) {
     this.context = context;
     this.transformName = transformName;
     this.layout = layout;
+    this.ranked = ranked;
   }
 
   /** The arrival position of the row that makes the writer run even when no row comes; never written. */
@@ -58,7 +67,7 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
     if (rows.isBounded() == PCollection.IsBounded.UNBOUNDED) {
       return rows
           .apply("OneFile", WithKeys.<Integer, Row>of(0).withKeyType(TypeDescriptors.integers()))
-          .apply("WriteAsTheyCome", ParDo.of(new LiveWriteFn(context, transformName, layout)));
+          .apply("WriteAsTheyCome", ParDo.of(new LiveWriteFn(context, transformName, layout, ranked)));
     }
     List<Object> none = new ArrayList<>(Collections.nCopies(layout.size(), null));
     none.add(NO_ROW);
@@ -137,7 +146,8 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
   /**
    * The rows of a live stream, written as they come: one key, so one writer at a time appends to
    * the file; the first row of the run opens it as the local engine does (truncating, with the
-   * header), the writer is closed at the end of each bundle so that its lines are on disk.
+   * header), the writer is closed at the end of each bundle so that its lines are on disk. Ranked
+   * rows that come before one ranked ahead of them wait in state for it.
    */
   private static final class LiveWriteFn extends DoFn<KV<Integer, Row>, Void> {
     private final HopContext context;
@@ -146,28 +156,65 @@ final class EventFileWrite extends PTransform<PCollection<Row>, PCollection<Void
     private final Counter read;
     private final Counter output;
     private final Counter written;
+    private final boolean ranked;
     private transient EventFileWriter writer;
 
     @StateId("opened")
     private final StateSpec<ValueState<Boolean>> opened = StateSpecs.value(BooleanCoder.of());
 
-    LiveWriteFn(HopContext context, String transformName, RowLayout layout) {
+    /** With ranked rows: the rank of the next row to write. */
+    @StateId("nextRank")
+    private final StateSpec<ValueState<Long>> nextRank = StateSpecs.value(VarLongCoder.of());
+
+    /** With ranked rows: the rows that came before the next one to write. */
+    @StateId("waiting")
+    private final StateSpec<BagState<Row>> waiting;
+
+    LiveWriteFn(HopContext context, String transformName, RowLayout layout, boolean ranked) {
       this.context = context;
       this.transformName = transformName;
       this.layout = layout;
+      this.ranked = ranked;
+      this.waiting = StateSpecs.bag(RowCoder.of(layout.schema()));
       this.read = HopMetrics.counter(transformName, HopMetrics.Kind.READ);
       this.output = HopMetrics.counter(transformName, HopMetrics.Kind.OUTPUT);
       this.written = HopMetrics.counter(transformName, HopMetrics.Kind.WRITTEN);
     }
 
     @ProcessElement
-    public void process(@Element KV<Integer, Row> row, @StateId("opened") ValueState<Boolean> opened)
+    public void process(@Element KV<Integer, Row> row, @StateId("opened") ValueState<Boolean> opened,
+        @StateId("nextRank") ValueState<Long> nextRank, @StateId("waiting") BagState<Row> waiting)
         throws IOException, HopException {
+      if (!ranked) {
+        write(row.getValue(), opened);
+        return;
+      }
+      long next = nextRank.read() == null ? 0 : nextRank.read();
+      if (RowLayout.arrival(row.getValue()) != next) {
+        waiting.add(row.getValue());
+        return;
+      }
+      write(row.getValue(), opened);
+      next++;
+      TreeMap<Long, Row> ahead = new TreeMap<>();
+      waiting.read().forEach(r -> ahead.put(RowLayout.arrival(r), r));
+      if (!ahead.isEmpty()) {
+        while (!ahead.isEmpty() && ahead.firstKey() == next) {
+          write(ahead.pollFirstEntry().getValue(), opened);
+          next++;
+        }
+        waiting.clear();
+        ahead.values().forEach(waiting::add);
+      }
+      nextRank.write(next);
+    }
+
+    private void write(Row row, ValueState<Boolean> opened) throws IOException, HopException {
       if (writer == null) {
         writer = open(context, transformName, layout, Boolean.TRUE.equals(opened.read()));
         opened.write(true);
       }
-      writer.write(layout.toHop(row.getValue()));
+      writer.write(layout.toHop(row));
       read.inc();
       output.inc();
       written.inc();

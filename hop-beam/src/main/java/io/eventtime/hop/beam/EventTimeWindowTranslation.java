@@ -109,6 +109,7 @@ final class EventTimeWindowTranslation implements TransformTranslation {
     PCollection<Row> windows = result.windowsInCloseOrder().apply(name + " (close order)", new CloseOrder(name, windowLayout));
     Map<String, HopStream> outputs = new LinkedHashMap<>();
     context.toMainTargets(t, targets, windows, Arrivals.RANK_BITS, 0, outputs);
+    outputs.replaceAll((target, stream) -> stream.asRanked()); // the late and error targets come after
     if (lateTarget != null) {
       PCollection<Row> lateRows = result.late()
           .apply(name + " (late rows)", ParDo.of(new ProblemRowFns.LateRowsFn(name, in.layout(), late,
