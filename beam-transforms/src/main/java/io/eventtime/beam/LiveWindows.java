@@ -36,9 +36,9 @@ import org.joda.time.Instant;
  * each key bucket folds its rows with the core's {@code PartitionedWindowProcessor}, learning every
  * partition's watermark, and emits each window as soon as the stream's watermark closes it
  * ({@link FoldBucketFn}); the distinct intervals emitted are counted, and with close order the
- * window rows ranked in the order one processor would emit them ({@link LiveWindowsClosed}). Only portable Beam: state, event-time timers and standard
- * coders, and with an idle timeout a processing-time timer per partition, started by one marker
- * per partition flattened into the rows.
+ * window rows ranked in the order one processor would emit them ({@link LiveWindowsClosed}). Only
+ * portable Beam: state, event-time timers and standard coders, and with an idle timeout a
+ * processing-time timer per partition, started by one marker per partition flattened into the rows.
  *
  * <p>With a state ({@link EventTimeWindow#withState}, {@link LiveState}) the run goes on from the
  * stored watermarks and windows: one start marker per key bucket flattened into the releases
@@ -119,10 +119,9 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     if (state != null) {
       held.apply("HandOffState", ParDo.of(new LiveHandOffFn(plan, state, KEY_BUCKETS)));
     }
-    // the step keeps the name it had when it only counted, so that a job's state still maps onto it
     PCollection<KV<Long, Row>> ranked = folded.get(closed)
         .setCoder(KvCoder.of(VarIntCoder.of(), LiveWindowsClosed.Report.coder(plan.output)))
-        .apply("CountWindowsClosed", ParDo.of(new LiveWindowsClosed(KEY_BUCKETS, plan, closeOrder)))
+        .apply("WindowsClosed", ParDo.of(new LiveWindowsClosed(KEY_BUCKETS, plan, closeOrder)))
         .setCoder(KvCoder.of(VarLongCoder.of(), RowCoder.of(plan.output)));
     PCollection<Row> unranked = folded.get(out.windows()).setRowSchema(plan.output); // empty with close order
     PCollection<Row> windows = closeOrder

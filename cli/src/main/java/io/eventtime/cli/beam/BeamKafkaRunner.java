@@ -50,8 +50,8 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
@@ -72,7 +72,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * system: embedded Flink), and the driver prints them as they come: the window rows ranked in close
  * order ({@link EventTimeWindow#withCloseOrder}), each printed once every row ranked before it is,
  * so that they come in the local runner's order soon after they close; late and rejected rows by
- * partition and offset within each bundle the workers hand on. With a state directory, each partition starts
+ * partition and offset within each bundle the workers hand on (a run until available: all of them
+ * at the end). With a state directory, each partition starts
  * at the stored next offset and the job hands the windows still open, each partition's watermark
  * and next offset to the state ({@link EventTimeWindow#withState}), committed once the rows are
  * printed: the format the local runner's Kafka runs store, so either runner goes on from the
@@ -249,8 +250,9 @@ public final class BeamKafkaRunner {
 
   /**
    * Prints what the workers hand on through the scratch folder: rejected and late records by
-   * partition and offset within each call that prints them, window rows in rank order, each once every row ranked
-   * before it is printed (the ranks have no gap, so a row waits only for rows still on their way).
+   * partition and offset within each call that prints them, window rows in rank order, each once
+   * every row ranked before it is printed (the ranks have no gap, so a row waits only for rows still
+   * on their way).
    */
   private static final class Printer {
     private final Path scratch;
