@@ -6,7 +6,6 @@ import io.eventtime.core.ArrivalPosition;
 import io.eventtime.hop.beam.testplugin.UpperCaseMeta;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.beam.sdk.Pipeline;
@@ -20,10 +19,6 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.hop.core.row.RowMeta;
-import org.apache.hop.core.row.value.ValueMetaString;
-import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
-import org.apache.hop.pipeline.PipelineMeta;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,13 +43,8 @@ class HopTransformsFnTest {
     upper.setField("merchant");
     upper.setHoldValue("b");
     hop.add("Upper", upper);
-    PipelineMeta meta = hop.meta();
-    HopContext context = new HopContext(meta, PipelineVariables.of(meta, Map.of()), new MemoryMetadataProvider());
-    RowMeta fields = new RowMeta();
-    fields.addValueMeta(new ValueMetaString("merchant"));
-    List<String> problems = new ArrayList<>();
-    RowLayout layout = RowLayout.of(fields, "test", problems);
-    assertThat(problems).isEmpty();
+    HopContext context = hop.context();
+    RowLayout layout = TestPipelines.stringLayout("merchant");
 
     // each input row stamped T0 + its position in milliseconds; "b" rows are held to the bundle's end
     List<TimestampedValue<Row>> rows = new ArrayList<>();

@@ -10,6 +10,11 @@ import io.eventtime.hop.window.WindowAggregate;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.hop.core.exception.HopException;
+import org.apache.hop.core.row.RowMeta;
+import org.apache.hop.core.row.value.ValueMetaString;
+import org.apache.hop.metadata.serializer.memory.MemoryMetadataProvider;
 import org.apache.hop.pipeline.PipelineHopMeta;
 import org.apache.hop.pipeline.PipelineMeta;
 import org.apache.hop.pipeline.transform.ITransformMeta;
@@ -31,6 +36,25 @@ final class TestPipelines {
     TransformMeta t = new TransformMeta(name, transform);
     meta.addTransform(t);
     return t;
+  }
+
+  /** The context the translated steps of this pipeline run in: no variables, no metadata. */
+  HopContext context() throws HopException {
+    return new HopContext(meta, PipelineVariables.of(meta, Map.of()), new MemoryMetadataProvider());
+  }
+
+  /** A layout of String fields of these names. */
+  static RowLayout stringLayout(String... names) {
+    RowMeta fields = new RowMeta();
+    for (String name : names) {
+      fields.addValueMeta(new ValueMetaString(name));
+    }
+    List<String> problems = new ArrayList<>();
+    RowLayout layout = RowLayout.of(fields, "test", problems);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return layout;
   }
 
   TestPipelines hop(String from, String to) {
