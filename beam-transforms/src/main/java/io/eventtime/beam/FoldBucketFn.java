@@ -156,31 +156,9 @@ final class FoldBucketFn extends DoFn<KV<Integer, LiveBatch>, Row> {
       early.add(batch);
       return;
     }
-    List<LiveBatch> waiting = new ArrayList<>();
-    early.read().forEach(waiting::add);
-    int waited = waiting.size();
     Fold fold = new Fold(element.getKey(), held.read(), lastPositions);
-    fold.fold(batch, out);
-    expected.set(batch.partition, batch.sequence + 1);
-    boolean more = true;
-    while (more) {
-      more = false;
-      for (int i = 0; i < waiting.size(); i++) {
-        LiveBatch w = waiting.get(i);
-        if (w.sequence == expected.get(w.partition)) {
-          fold.fold(w, out);
-          expected.set(w.partition, w.sequence + 1);
-          waiting.remove(i);
-          more = true;
-          break;
-        }
-      }
-    }
+    InSequence.take(batch, early, expected, b -> b.partition, b -> b.sequence, b -> fold.fold(b, out));
     next.write(expected);
-    if (waiting.size() < waited) {
-      early.clear();
-      waiting.forEach(early::add);
-    }
     fold.hold(held, reported, lastPositions, out);
   }
 

@@ -137,39 +137,19 @@ final class LiveWindowsClosed extends DoFn<KV<Integer, LiveWindowsClosed.Report>
     }
     List<Long> floor = orFilled(floors.read(), Long.MIN_VALUE);
     Set<KV<Long, Long>> seen = counted.read() == null ? new HashSet<>() : new HashSet<>(counted.read());
-    List<Report> ahead = new ArrayList<>();
-    early.read().forEach(ahead::add);
-    int waited = ahead.size();
     List<Row> taken = new ArrayList<>();
-    take(report, expected, floor, seen, taken);
-    boolean more = true;
-    while (more) {
-      more = false;
-      for (int i = 0; i < ahead.size(); i++) {
-        Report w = ahead.get(i);
-        if (w.sequence == expected.get(w.bucket)) {
-          take(w, expected, floor, seen, taken);
-          ahead.remove(i);
-          more = true;
-          break;
-        }
-      }
-    }
+    InSequence.take(report, early, expected, r -> r.bucket, r -> r.sequence, r -> take(r, floor, seen, taken));
     long least = Collections.min(floor);
     seen.removeIf(interval -> interval.getValue() < least);
     next.write(expected);
     floors.write(floor);
     counted.write(seen);
-    if (ahead.size() < waited) {
-      early.clear();
-      ahead.forEach(early::add);
-    }
     if (closeOrder) {
       sendClosed(least, taken, waiting, rank, out);
     }
   }
 
-  private void take(Report report, List<Long> expected, List<Long> floor, Set<KV<Long, Long>> seen, List<Row> taken) {
+  private void take(Report report, List<Long> floor, Set<KV<Long, Long>> seen, List<Row> taken) {
     long fresh = 0;
     for (KV<Long, Long> interval : report.intervals) {
       if (seen.add(interval)) {
@@ -178,7 +158,6 @@ final class LiveWindowsClosed extends DoFn<KV<Integer, LiveWindowsClosed.Report>
     }
     windowsClosed.inc(fresh);
     taken.addAll(report.windows);
-    expected.set(report.bucket, report.sequence + 1);
     floor.set(report.bucket, Math.max(floor.get(report.bucket), report.floor));
   }
 
