@@ -1,11 +1,16 @@
 package io.eventtime.beam;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SetCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine;
@@ -14,6 +19,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.util.VarInt;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
@@ -82,7 +88,47 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
 
     @Override
     public Coder<Set<KV<Long, Long>>> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, Long>> in) {
-      return SetCoder.of(KvCoder.of(VarLongCoder.of(), VarLongCoder.of()));
+      return IntervalSetCoder.of();
+    }
+  }
+
+  /**
+   * A set of intervals as one block of fixed-width longs: a runner may encode the partial sets
+   * again and again (the DirectRunner copies each combine's buffered partials through their coder
+   * whenever one more joins them), so each set goes out and in with one write and one read rather
+   * than two variable-length numbers an interval.
+   */
+  static final class IntervalSetCoder extends AtomicCoder<Set<KV<Long, Long>>> {
+    private static final IntervalSetCoder INSTANCE = new IntervalSetCoder();
+
+    static IntervalSetCoder of() {
+      return INSTANCE;
+    }
+
+    @Override
+    public void encode(Set<KV<Long, Long>> intervals, OutputStream out) throws IOException {
+      ByteBuffer bytes = ByteBuffer.allocate(intervals.size() * 2 * Long.BYTES);
+      intervals.forEach(i -> bytes.putLong(i.getKey()).putLong(i.getValue()));
+      VarInt.encode(intervals.size(), out);
+      out.write(bytes.array());
+    }
+
+    @Override
+    public Set<KV<Long, Long>> decode(InputStream in) throws IOException {
+      int size = VarInt.decodeInt(in);
+      if (size < 0 || size > Integer.MAX_VALUE / (2 * Long.BYTES)) {
+        throw new CoderException("a set of " + size + " intervals cannot be read");
+      }
+      byte[] block = in.readNBytes(size * 2 * Long.BYTES);
+      if (block.length != size * 2 * Long.BYTES) {
+        throw new CoderException("a set of " + size + " intervals ended after " + block.length + " bytes");
+      }
+      ByteBuffer bytes = ByteBuffer.wrap(block);
+      Set<KV<Long, Long>> intervals = new HashSet<>(size * 2);
+      for (int i = 0; i < size; i++) {
+        intervals.add(KV.of(bytes.getLong(), bytes.getLong()));
+      }
+      return intervals;
     }
   }
 

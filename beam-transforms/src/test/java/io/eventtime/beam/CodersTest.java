@@ -10,6 +10,8 @@ import io.eventtime.core.Aggregates;
 import io.eventtime.core.PartialAggregate;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
@@ -25,6 +27,7 @@ import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PValue;
 import org.junit.jupiter.api.io.TempDir;
@@ -160,6 +163,19 @@ class CodersTest {
   }
 
   @Test
+  void intervalSetsKeepEveryIntervalThroughTheCoderAndAShortOneIsRefused() throws CoderException {
+    CountWindowsClosed.IntervalSetCoder coder = CountWindowsClosed.IntervalSetCoder.of();
+    Set<KV<Long, Long>> intervals = new HashSet<>(List.of(
+        KV.of(Long.MIN_VALUE, -1L), KV.of(0L, 60_000L),
+        KV.of(1_780_000_000_000L, Long.MAX_VALUE)));
+    assertThat(CoderUtils.clone(coder, intervals)).isEqualTo(intervals);
+    assertThat(CoderUtils.clone(coder, new HashSet<>())).isEmpty();
+    byte[] bytes = CoderUtils.encodeToByteArray(coder, intervals);
+    assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(coder, Arrays.copyOf(bytes, bytes.length - 1)))
+        .isInstanceOf(CoderException.class).hasMessageContaining("a set of 3 intervals ended after 47 bytes");
+  }
+
+  @Test
   void arrivalTimesKeepEveryPairThroughTheCoder() throws CoderException {
     ArrivalTimes times = new ArrivalTimes();
     long[][] pairs = {{1024, 1_772_323_200_000L}, {1030, 1_772_323_140_000L}, {1025, Long.MAX_VALUE},
@@ -195,8 +211,8 @@ class CodersTest {
     block3.add((3 << 10) + 5, 1200L);
     ArrivalTimes block1 = new ArrivalTimes();
     block1.add(1 << 10, 700L);
-    build.addInput(acc, org.apache.beam.sdk.values.KV.of(3L, block3));
-    build.addInput(acc, org.apache.beam.sdk.values.KV.of(1L, block1));
+    build.addInput(acc, KV.of(3L, block3));
+    build.addInput(acc, KV.of(1L, block1));
     WatermarkIndex index = CoderUtils.clone(WatermarkIndex.IndexCoder.INSTANCE, build.extractOutput(acc));
     assertThat(index.maxBefore(1)).isEqualTo(500L);
     assertThat(index.maxBefore(3)).isEqualTo(700L);
