@@ -2,7 +2,6 @@ package io.eventtime.beam;
 
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -75,7 +74,7 @@ final class ReadEventTimes extends PTransform<PCollection<Row>, PCollectionTuple
             .withOutputTags(rows, TupleTagList.of(rejected).and(arrivals)));
     ArrivedRow.ArrivedRowCoder rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
     return PCollectionTuple
-        .of(rows, read.get(rows).setCoder(ListCoder.of(rowCoder)).apply("EarliestTimestamps", RowTimestamps.earliest()))
+        .of(rows, read.get(rows).setCoder(new ArrivedRowBatch.BatchCoder(rowCoder)).apply("EarliestTimestamps", RowTimestamps.earliest()))
         .and(rejected, read.get(rejected).setRowSchema(plan.problems))
         .and(arrivals, read.get(arrivals).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()))
             .apply("EarliestArrivalTimestamps", RowTimestamps.earliest()));

@@ -30,6 +30,7 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PValue;
+import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.io.TempDir;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.jupiter.api.Test;
@@ -160,6 +161,28 @@ class CodersTest {
     AccumulatorsCoder coder = AccumulatorsCoder.of(List.of(AggregateSpec.countAll("n")));
     assertThatThrownBy(() -> CoderUtils.encodeToByteArray(coder, new Accumulator[0]))
         .isInstanceOf(CoderException.class).hasMessage("expected 1 accumulators, got 0");
+  }
+
+  @Test
+  void aBatchOfRowsComesBackEqualAndGoesOutAgainAsTheSameBytesWithoutBeingRead() throws CoderException {
+    Schema schema = Schema.builder().addStringField("k").addNullableField("amount", FieldType.INT64)
+        .addInt64Field("_arrival").build();
+    ArrivedRowBatch.BatchCoder coder = new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(schema));
+    List<ArrivedRow> batch = List.of(
+        new ArrivedRow(7, 60_000, ArrivedRow.NO_WATERMARK, Row.withSchema(schema)
+            .addValues("a", 5L, 7L).build()),
+        new ArrivedRow(8, -1, 59_000, Row.withSchema(schema).addValues("b", null, 8L).build()));
+    byte[] bytes = CoderUtils.encodeToByteArray(coder, batch);
+
+    List<ArrivedRow> unread = CoderUtils.decodeFromByteArray(coder, bytes);
+    assertThat(unread).hasSize(2);
+    assertThat(CoderUtils.encodeToByteArray(coder, unread)).isEqualTo(bytes);
+    assertThat(unread).isEqualTo(batch);
+    assertThat(CoderUtils.encodeToByteArray(coder, unread)).isEqualTo(bytes);
+    assertThat(CoderUtils.clone(coder, List.<ArrivedRow>of())).isEmpty();
+    assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(coder, Arrays.copyOf(bytes, bytes.length - 1)))
+        .isInstanceOf(CoderException.class).hasMessageContaining("a batch of 2 rows ended after");
+    assertThatThrownBy(() -> unread.set(0, batch.get(1))).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test

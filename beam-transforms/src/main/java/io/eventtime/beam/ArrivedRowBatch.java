@@ -1,0 +1,135 @@
+package io.eventtime.beam;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.util.VarInt;
+
+/**
+ * A batch of rows as it comes out of its coder: the rows stay encoded until one is read. Beam's
+ * Spark runner keeps all outputs of a step with several together and decodes every element of
+ * them for each step that reads any one output; {@link ReadEventTimes}' batches then cost their
+ * decoding once, in the step that reads the rows, not again for the readers of the arrival times
+ * and the rejected rows. Unmodifiable, as an element must be.
+ */
+final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
+  private final byte[] encoded;
+  private final int size;
+  private final ArrivedRow.ArrivedRowCoder rowCoder;
+  /** The rows once decoded; two threads reading at once may both decode, to equal lists. */
+  private volatile List<ArrivedRow> rows;
+
+  private ArrivedRowBatch(byte[] encoded, int size, ArrivedRow.ArrivedRowCoder rowCoder) {
+    this.encoded = encoded;
+    this.size = size;
+    this.rowCoder = rowCoder;
+  }
+
+  @Override
+  public ArrivedRow get(int index) {
+    return rows().get(index);
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  private List<ArrivedRow> rows() {
+    List<ArrivedRow> decoded = rows;
+    if (decoded == null) {
+      decoded = decode();
+      rows = decoded;
+    }
+    return decoded;
+  }
+
+  private List<ArrivedRow> decode() {
+    InputStream in = new ByteArrayInputStream(encoded);
+    List<ArrivedRow> decoded = new ArrayList<>(size);
+    try {
+      for (int i = 0; i < size; i++) {
+        decoded.add(rowCoder.decode(in));
+      }
+      if (in.available() > 0) {
+        throw new CoderException(in.available() + " bytes were left after the batch's " + size + " rows");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("a batch of " + size + " rows could not be decoded", e);
+    }
+    return decoded;
+  }
+
+  /**
+   * The number of rows, then the rows' bytes with their length: a batch decoded from it and not
+   * read since goes out again as the same bytes, without being decoded.
+   */
+  static final class BatchCoder extends CustomCoder<List<ArrivedRow>> {
+    private final ArrivedRow.ArrivedRowCoder rowCoder;
+
+    BatchCoder(ArrivedRow.ArrivedRowCoder rowCoder) {
+      this.rowCoder = rowCoder;
+    }
+
+    @Override
+    public void encode(List<ArrivedRow> batch, OutputStream out) throws IOException {
+      byte[] bytes;
+      if (batch instanceof ArrivedRowBatch b && b.rowCoder.equals(rowCoder)) {
+        bytes = b.encoded;
+      } else {
+        ByteArrayOutputStream rows = new ByteArrayOutputStream();
+        for (ArrivedRow r : batch) {
+          rowCoder.encode(r, rows);
+        }
+        bytes = rows.toByteArray();
+      }
+      VarInt.encode(batch.size(), out);
+      VarInt.encode(bytes.length, out);
+      out.write(bytes);
+    }
+
+    @Override
+    public List<ArrivedRow> decode(InputStream in) throws IOException {
+      int size = VarInt.decodeInt(in);
+      int length = VarInt.decodeInt(in);
+      if (size < 0 || length < 0) {
+        throw new CoderException("a batch of " + size + " rows in " + length + " bytes cannot be read");
+      }
+      byte[] bytes = in.readNBytes(length);
+      if (bytes.length != length) {
+        throw new CoderException("a batch of " + size + " rows ended after " + bytes.length + " of its " + length
+            + " bytes");
+      }
+      return new ArrivedRowBatch(bytes, size, rowCoder);
+    }
+
+    @Override
+    public List<? extends Coder<?>> getCoderArguments() {
+      return List.of(rowCoder);
+    }
+
+    @Override
+    public void verifyDeterministic() throws NonDeterministicException {
+      rowCoder.verifyDeterministic();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BatchCoder c && c.rowCoder.equals(rowCoder);
+    }
+
+    @Override
+    public int hashCode() {
+      return rowCoder.hashCode();
+    }
+  }
+}
