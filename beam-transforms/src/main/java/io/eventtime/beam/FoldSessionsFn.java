@@ -20,7 +20,7 @@ final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, CoGbkResult>, 
   private final WindowSpec.Session spec;
   private final Carry carry;
   private final PCollectionView<WatermarkIndex> index;
-  private final TupleTag<ArrivedRow> rowsTag;
+  private final TupleTag<List<ArrivedRow>> rowsTag;
   private final TupleTag<OpenState.OpenWindow> carriedTag;
   private final FoldedWindows.Tags out;
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
@@ -28,7 +28,7 @@ final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, CoGbkResult>, 
   private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
 
   FoldSessionsFn(WindowPlan plan, WindowSpec.Session spec, Carry carry, PCollectionView<WatermarkIndex> index,
-      TupleTag<ArrivedRow> rowsTag, TupleTag<OpenState.OpenWindow> carriedTag, FoldedWindows.Tags out) {
+      TupleTag<List<ArrivedRow>> rowsTag, TupleTag<OpenState.OpenWindow> carriedTag, FoldedWindows.Tags out) {
     this.plan = plan;
     this.spec = spec;
     this.carry = carry;
@@ -42,7 +42,7 @@ final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, CoGbkResult>, 
   public void process(@Element KV<io.eventtime.core.Key, CoGbkResult> group, MultiOutputReceiver receiver,
       ProcessContext c) {
     List<ArrivedRow> rows = new ArrayList<>();
-    group.getValue().getAll(rowsTag).forEach(rows::add);
+    group.getValue().getAll(rowsTag).forEach(rows::addAll);
     rows.sort(Comparator.comparingLong(r -> r.position));
     SessionSet sessions = new SessionSet(group.getKey(), spec, plan.query.latePolicy(), plan.aggregates());
     for (OpenState.OpenWindow w : group.getValue().getAll(carriedTag)) {

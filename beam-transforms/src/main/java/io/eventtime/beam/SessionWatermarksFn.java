@@ -1,15 +1,19 @@
 package io.eventtime.beam;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 
 /**
- * Gives each row of a group of blocks its exact watermark, keyed for the per-key session fold
- * ({@link FoldSessionsFn}).
+ * Gives each row of a group of blocks its exact watermark, and hands the group's rows on by key,
+ * in arrival order, for the per-key session fold ({@link FoldSessionsFn}).
  */
-final class SessionWatermarksFn extends DoFn<KV<Long, Iterable<ArrivedRow>>, KV<io.eventtime.core.Key, ArrivedRow>> {
+final class SessionWatermarksFn
+    extends DoFn<KV<Long, Iterable<List<ArrivedRow>>>, KV<io.eventtime.core.Key, List<ArrivedRow>>> {
   private final WindowPlan plan;
   private final PCollectionView<WatermarkIndex> index;
 
@@ -19,15 +23,19 @@ final class SessionWatermarksFn extends DoFn<KV<Long, Iterable<ArrivedRow>>, KV<
   }
 
   @ProcessElement
-  public void process(@Element KV<Long, Iterable<ArrivedRow>> group,
-      OutputReceiver<KV<io.eventtime.core.Key, ArrivedRow>> out, ProcessContext c) {
+  public void process(@Element KV<Long, Iterable<List<ArrivedRow>>> group,
+      OutputReceiver<KV<io.eventtime.core.Key, List<ArrivedRow>>> out, ProcessContext c) {
     WatermarkIndex wm = c.sideInput(index);
     long maxBefore = wm.maxBefore(ArrivalWatermarks.firstBlock(group.getKey()));
-    List<ArrivedRow> rows = ArrivalWatermarks.inArrivalOrder(group.getValue(), maxBefore, plan.query.delayMillis());
+    List<ArrivedRow> all = new ArrayList<>();
+    group.getValue().forEach(all::addAll);
+    List<ArrivedRow> rows = ArrivalWatermarks.inArrivalOrder(all, maxBefore, plan.query.delayMillis());
     ArrivalWatermarks.requireDistinctSorted(plan, rows);
+    Map<io.eventtime.core.Key, List<ArrivedRow>> byKey = new LinkedHashMap<>();
     for (ArrivedRow r : rows) {
-      out.output(KV.of(plan.key(r.row), r));
+      byKey.computeIfAbsent(plan.key(r.row), k -> new ArrayList<>()).add(r);
     }
+    byKey.forEach((key, keyRows) -> out.output(KV.of(key, keyRows)));
   }
 }
 

@@ -4,7 +4,9 @@ import io.eventtime.core.Key;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.WindowSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -58,19 +60,18 @@ final class SessionWindows extends PTransform<PCollection<List<ArrivedRow>>, Fol
   @Override
   public FoldedWindows expand(PCollection<List<ArrivedRow>> timed) {
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
-    TupleTag<ArrivedRow> rowsTag = new TupleTag<>() {};
+    TupleTag<List<ArrivedRow>> rowsTag = new TupleTag<>() {};
     TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
-    Coder<ArrivedRow> rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
+    Coder<List<ArrivedRow>> batchCoder = new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(plan.input));
     int bits = blockBits;
-    PCollection<KV<Key, ArrivedRow>> keyed = timed
+    PCollection<KV<Key, List<ArrivedRow>>> keyed = timed
         .apply("ByGroup", FlatMapElements
-            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<ArrivedRow>() {}))
-            .via((List<ArrivedRow> batch) -> batch.stream()
-                .map(r -> KV.of(ArrivalWatermarks.groupOfBlock(r.position >> bits), r)).toList()))
-        .setCoder(KvCoder.of(VarLongCoder.of(), rowCoder))
+            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<List<ArrivedRow>>() {}))
+            .via((List<ArrivedRow> batch) -> byGroup(batch, bits)))
+        .setCoder(KvCoder.of(VarLongCoder.of(), batchCoder))
         .apply("GroupRows", GroupByKey.create())
         .apply("Watermarks", ParDo.of(new SessionWatermarksFn(plan, index)).withSideInputs(index))
-        .setCoder(KvCoder.of(KeyCoder.of(), rowCoder));
+        .setCoder(KvCoder.of(KeyCoder.of(), batchCoder));
     List<KV<Key, OpenState.OpenWindow>> carriedByKey = new ArrayList<>();
     carried.forEach(w -> carriedByKey.add(KV.of(w.key(), w)));
     PCollection<KV<Key, OpenState.OpenWindow>> carriedSessions = timed.getPipeline()
@@ -83,5 +84,20 @@ final class SessionWindows extends PTransform<PCollection<List<ArrivedRow>>, Fol
                 out)).withSideInputs(index)
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(out.held())));
     return FoldedWindows.of(plan, folded.get(out.windows()), folded.get(out.late()), folded.get(out.held()));
+  }
+
+  /**
+   * A batch's rows split by group of blocks, in their order. The rows go on in batches, not one
+   * by one: a runner's grouping then handles a few elements per group and key rather than every
+   * row, and the batches stay encoded while they wait there ({@link ArrivedRowBatch}).
+   */
+  static List<KV<Long, List<ArrivedRow>>> byGroup(List<ArrivedRow> batch, int blockBits) {
+    Map<Long, List<ArrivedRow>> groups = new LinkedHashMap<>();
+    for (ArrivedRow r : batch) {
+      groups.computeIfAbsent(ArrivalWatermarks.groupOfBlock(r.position >> blockBits), g -> new ArrayList<>()).add(r);
+    }
+    List<KV<Long, List<ArrivedRow>>> out = new ArrayList<>(groups.size());
+    groups.forEach((group, rows) -> out.add(KV.of(group, rows)));
+    return out;
   }
 }
