@@ -23,14 +23,14 @@ final class FoldUndecidedRowsFn extends DoFn<KV<Long, CoGbkResult>, KV<WindowKey
   private final Carry carry;
   private final PCollectionView<WatermarkIndex> index;
   private final TupleTag<ArrivalTimes> timesTag;
-  private final TupleTag<ArrivedRow> rowsTag;
+  private final TupleTag<List<ArrivedRow>> rowsTag;
   private final TupleTag<KV<WindowKey, Accumulator[]>> partials;
   private final TupleTag<Row> late;
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
   private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
 
   FoldUndecidedRowsFn(WindowPlan plan, Carry carry, PCollectionView<WatermarkIndex> index,
-      TupleTag<ArrivalTimes> timesTag, TupleTag<ArrivedRow> rowsTag, TupleTag<KV<WindowKey, Accumulator[]>> partials,
+      TupleTag<ArrivalTimes> timesTag, TupleTag<List<ArrivedRow>> rowsTag, TupleTag<KV<WindowKey, Accumulator[]>> partials,
       TupleTag<Row> late) {
     this.plan = plan;
     this.carry = carry;
@@ -45,7 +45,7 @@ final class FoldUndecidedRowsFn extends DoFn<KV<Long, CoGbkResult>, KV<WindowKey
   public void process(@Element KV<Long, CoGbkResult> group, MultiOutputReceiver out, ProcessContext c) {
     ArrivalWatermarks.requireDistinctPositions(plan, group.getValue().getAll(timesTag));
     List<ArrivedRow> rows = new ArrayList<>();
-    group.getValue().getAll(rowsTag).forEach(rows::add);
+    group.getValue().getAll(rowsTag).forEach(rows::addAll);
     if (rows.isEmpty()) {
       return;
     }

@@ -70,14 +70,15 @@ final class GridWindows extends PTransform<PCollection<List<ArrivedRow>>, Folded
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
     KvCoder<WindowKey, Accumulator[]> partialCoder =
         KvCoder.of(WindowKey.WindowKeyCoder.of(), AccumulatorsCoder.of(plan.query.aggregates()));
-    KvCoder<Long, ArrivedRow> rowCoder = KvCoder.of(VarLongCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input));
+    KvCoder<Long, List<ArrivedRow>> rowsCoder =
+        KvCoder.of(VarLongCoder.of(), new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(plan.input)));
     TupleTag<KV<WindowKey, Accumulator[]>> partialTag = new TupleTag<>() {};
-    TupleTag<KV<Long, ArrivedRow>> undecidedTag = new TupleTag<>() {};
+    TupleTag<KV<Long, List<ArrivedRow>>> undecidedTag = new TupleTag<>() {};
     PCollectionTuple decided = timed.apply("FoldRows",
         ParDo.of(new FoldDecidedRowsFn(plan, blockBits, carry, index, partialTag, undecidedTag)).withSideInputs(index)
             .withOutputTags(partialTag, TupleTagList.of(undecidedTag)));
     TupleTag<ArrivalTimes> timesTag = new TupleTag<>() {};
-    TupleTag<ArrivedRow> undecidedRowsTag = new TupleTag<>() {};
+    TupleTag<List<ArrivedRow>> undecidedRowsTag = new TupleTag<>() {};
     PCollection<KV<Long, ArrivalTimes>> groupTimes = arrivals
         .apply("ByGroup", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptor.of(ArrivalTimes.class)))
@@ -85,7 +86,7 @@ final class GridWindows extends PTransform<PCollection<List<ArrivedRow>>, Folded
                 KV.of(ArrivalWatermarks.groupOfBlock(block.getKey()), block.getValue())))
         .setCoder(arrivals.getCoder());
     PCollectionTuple undecided = KeyedPCollectionTuple.of(timesTag, groupTimes)
-        .and(undecidedRowsTag, decided.get(undecidedTag).setCoder(rowCoder))
+        .and(undecidedRowsTag, decided.get(undecidedTag).setCoder(rowsCoder))
         .apply("GroupUndecided", CoGroupByKey.create())
         .apply("FoldUndecided", ParDo.of(new FoldUndecidedRowsFn(plan, carry, index, timesTag, undecidedRowsTag,
                 partialTag, out.late())).withSideInputs(index)
