@@ -1,7 +1,5 @@
 package io.eventtime.beam;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.commons.io.input.UnsynchronizedByteArrayInputStream;
+import org.apache.commons.io.output.UnsynchronizedByteArrayOutputStream;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CustomCoder;
@@ -54,9 +54,9 @@ final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
   }
 
   private List<ArrivedRow> decode() {
-    InputStream in = new ByteArrayInputStream(encoded);
     List<ArrivedRow> decoded = new ArrayList<>(size);
     try {
+      InputStream in = UnsynchronizedByteArrayInputStream.builder().setByteArray(encoded).get();
       for (int i = 0; i < size; i++) {
         decoded.add(rowCoder.decode(in));
       }
@@ -71,7 +71,9 @@ final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
 
   /**
    * The number of rows, then the rows' bytes with their length: a batch decoded from it and not
-   * read since goes out again as the same bytes, without being decoded.
+   * read since goes out again as the same bytes, without being decoded. The rows go into their
+   * block and out of it through commons-io's array streams without locks: a row's coder writes
+   * and reads a byte at a time, and {@code java.io}'s array streams lock for every call.
    */
   static final class BatchCoder extends CustomCoder<List<ArrivedRow>> {
     private final ArrivedRow.ArrivedRowCoder rowCoder;
@@ -82,19 +84,18 @@ final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
 
     @Override
     public void encode(List<ArrivedRow> batch, OutputStream out) throws IOException {
-      byte[] bytes;
-      if (batch instanceof ArrivedRowBatch b && b.rowCoder.equals(rowCoder)) {
-        bytes = b.encoded;
-      } else {
-        ByteArrayOutputStream rows = new ByteArrayOutputStream();
-        for (ArrivedRow r : batch) {
-          rowCoder.encode(r, rows);
-        }
-        bytes = rows.toByteArray();
-      }
       VarInt.encode(batch.size(), out);
-      VarInt.encode(bytes.length, out);
-      out.write(bytes);
+      if (batch instanceof ArrivedRowBatch b && b.rowCoder.equals(rowCoder)) {
+        VarInt.encode(b.encoded.length, out);
+        out.write(b.encoded);
+        return;
+      }
+      UnsynchronizedByteArrayOutputStream rows = UnsynchronizedByteArrayOutputStream.builder().get();
+      for (ArrivedRow r : batch) {
+        rowCoder.encode(r, rows);
+      }
+      VarInt.encode(rows.size(), out);
+      rows.writeTo(out);
     }
 
     @Override
