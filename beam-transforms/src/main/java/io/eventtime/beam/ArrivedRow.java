@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.List;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -48,12 +45,11 @@ final class ArrivedRow {
   }
 
   /** Encodes the three longs and the row with the row's schema. */
-  static final class ArrivedRowCoder extends CustomCoder<ArrivedRow> {
+  static final class ArrivedRowCoder extends WrappingCoder<ArrivedRow, RowCoder> {
     private static final VarLongCoder LONGS = VarLongCoder.of();
-    private final RowCoder rows;
 
     ArrivedRowCoder(Schema schema) {
-      this.rows = RowCoder.of(schema);
+      super(RowCoder.of(schema));
     }
 
     @Override
@@ -61,7 +57,7 @@ final class ArrivedRow {
       VarInt.encode(value.position, out);
       LONGS.encode(value.eventTime, out);
       LONGS.encode(value.watermark, out);
-      rows.encode(value.row, out);
+      inner.encode(value.row, out);
     }
 
     @Override
@@ -69,31 +65,7 @@ final class ArrivedRow {
       long position = VarInt.decodeLong(in);
       long eventTime = LONGS.decode(in);
       long watermark = LONGS.decode(in);
-      return new ArrivedRow(position, eventTime, watermark, rows.decode(in));
-    }
-
-    @Override
-    public List<? extends Coder<?>> getCoderArguments() {
-      return List.of(rows);
-    }
-
-    @Override
-    public void verifyDeterministic() throws NonDeterministicException {
-      rows.verifyDeterministic();
-    }
-
-    /**
-     * Equal for one schema: a runner may compare the coders of collections it joins (Flink's
-     * union of a Flatten refuses two that differ, as the idle timeout's start markers and the rows).
-     */
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof ArrivedRowCoder c && c.rows.equals(rows);
-    }
-
-    @Override
-    public int hashCode() {
-      return rows.hashCode();
+      return new ArrivedRow(position, eventTime, watermark, inner.decode(in));
     }
   }
 }

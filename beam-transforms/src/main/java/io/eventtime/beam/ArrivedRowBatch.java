@@ -9,9 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.io.input.UnsynchronizedByteArrayInputStream;
 import org.apache.commons.io.output.UnsynchronizedByteArrayOutputStream;
-import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.util.VarInt;
 
 /**
@@ -75,24 +73,22 @@ final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
    * block and out of it through commons-io's array streams without locks: a row's coder writes
    * and reads a byte at a time, and {@code java.io}'s array streams lock for every call.
    */
-  static final class BatchCoder extends CustomCoder<List<ArrivedRow>> {
-    private final ArrivedRow.ArrivedRowCoder rowCoder;
-
+  static final class BatchCoder extends WrappingCoder<List<ArrivedRow>, ArrivedRow.ArrivedRowCoder> {
     BatchCoder(ArrivedRow.ArrivedRowCoder rowCoder) {
-      this.rowCoder = rowCoder;
+      super(rowCoder);
     }
 
     @Override
     public void encode(List<ArrivedRow> batch, OutputStream out) throws IOException {
       VarInt.encode(batch.size(), out);
-      if (batch instanceof ArrivedRowBatch b && b.rowCoder.equals(rowCoder)) {
+      if (batch instanceof ArrivedRowBatch b && b.rowCoder.equals(inner)) {
         VarInt.encode(b.encoded.length, out);
         out.write(b.encoded);
         return;
       }
       UnsynchronizedByteArrayOutputStream rows = UnsynchronizedByteArrayOutputStream.builder().get();
       for (ArrivedRow r : batch) {
-        rowCoder.encode(r, rows);
+        inner.encode(r, rows);
       }
       VarInt.encode(rows.size(), out);
       rows.writeTo(out);
@@ -110,27 +106,7 @@ final class ArrivedRowBatch extends AbstractList<ArrivedRow> {
         throw new CoderException("a batch of " + size + " rows ended after " + bytes.length + " of its " + length
             + " bytes");
       }
-      return new ArrivedRowBatch(bytes, size, rowCoder);
-    }
-
-    @Override
-    public List<? extends Coder<?>> getCoderArguments() {
-      return List.of(rowCoder);
-    }
-
-    @Override
-    public void verifyDeterministic() throws NonDeterministicException {
-      rowCoder.verifyDeterministic();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof BatchCoder c && c.rowCoder.equals(rowCoder);
-    }
-
-    @Override
-    public int hashCode() {
-      return rowCoder.hashCode();
+      return new ArrivedRowBatch(bytes, size, inner);
     }
   }
 }

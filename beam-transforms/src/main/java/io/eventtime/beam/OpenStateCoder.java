@@ -8,9 +8,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.util.VarInt;
 
@@ -23,11 +21,9 @@ import org.apache.beam.sdk.util.VarInt;
  * which merging several partitions' partials needs. The live path has no positions nor committed
  * outputs in it (those belong to a state file), so a state with them is refused.
  */
-final class OpenStateCoder extends CustomCoder<OpenState> {
-  private final OpenWindowCoder windows;
-
+final class OpenStateCoder extends WrappingCoder<OpenState, OpenWindowCoder> {
   private OpenStateCoder(OpenWindowCoder windows) {
-    this.windows = windows;
+    super(windows);
   }
 
   static OpenStateCoder of(List<AggregateSpec> aggregates) {
@@ -67,7 +63,7 @@ final class OpenStateCoder extends CustomCoder<OpenState> {
   private void encodeWindows(List<OpenState.OpenWindow> list, OutputStream out) throws IOException {
     VarInt.encode(list.size(), out);
     for (OpenState.OpenWindow w : list) {
-      windows.encode(w, out);
+      inner.encode(w, out);
       StringUtf8Coder.of().encode(w.partition(), out);
     }
   }
@@ -76,7 +72,7 @@ final class OpenStateCoder extends CustomCoder<OpenState> {
     int n = VarInt.decodeInt(in);
     List<OpenState.OpenWindow> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      OpenState.OpenWindow w = windows.decode(in);
+      OpenState.OpenWindow w = inner.decode(in);
       list.add(w.inPartition(StringUtf8Coder.of().decode(in)));
     }
     return list;
@@ -91,25 +87,5 @@ final class OpenStateCoder extends CustomCoder<OpenState> {
 
   private static Long decodeNullable(InputStream in) throws IOException {
     return in.read() == 1 ? VarInt.decodeLong(in) : null;
-  }
-
-  @Override
-  public List<? extends Coder<?>> getCoderArguments() {
-    return List.of(windows);
-  }
-
-  @Override
-  public void verifyDeterministic() throws NonDeterministicException {
-    windows.verifyDeterministic();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof OpenStateCoder c && c.windows.equals(windows);
-  }
-
-  @Override
-  public int hashCode() {
-    return windows.hashCode();
   }
 }

@@ -6,16 +6,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.util.VarInt;
 
 /** Encodes a window held open for the next run: its key, bounds and accumulators, no Java serialisation. */
-final class OpenWindowCoder extends CustomCoder<OpenState.OpenWindow> {
-  private final AccumulatorsCoder accumulators;
-
+final class OpenWindowCoder extends WrappingCoder<OpenState.OpenWindow, AccumulatorsCoder> {
   private OpenWindowCoder(AccumulatorsCoder accumulators) {
-    this.accumulators = accumulators;
+    super(accumulators);
   }
 
   static OpenWindowCoder of(List<AggregateSpec> aggregates) {
@@ -27,32 +23,12 @@ final class OpenWindowCoder extends CustomCoder<OpenState.OpenWindow> {
     KeyCoder.of().encode(w.key(), out);
     VarInt.encode(w.start(), out);
     VarInt.encode(w.end(), out);
-    accumulators.encode(w.accumulators(), out);
+    inner.encode(w.accumulators(), out);
   }
 
   @Override
   public OpenState.OpenWindow decode(InputStream in) throws IOException {
     return new OpenState.OpenWindow(KeyCoder.of().decode(in), VarInt.decodeLong(in), VarInt.decodeLong(in),
-        accumulators.decode(in));
-  }
-
-  @Override
-  public List<? extends Coder<?>> getCoderArguments() {
-    return List.of(accumulators);
-  }
-
-  @Override
-  public void verifyDeterministic() throws NonDeterministicException {
-    accumulators.verifyDeterministic();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof OpenWindowCoder c && c.accumulators.equals(accumulators);
-  }
-
-  @Override
-  public int hashCode() {
-    return accumulators.hashCode();
+        inner.decode(in));
   }
 }

@@ -154,6 +154,12 @@ class CodersTest {
         .hasSameHashCodeAs(OpenWindowCoder.of(specs)).isNotEqualTo(OpenWindowCoder.of(specs.subList(0, 1)));
     assertThat(OpenStateCoder.of(specs)).isEqualTo(OpenStateCoder.of(List.copyOf(specs)))
         .hasSameHashCodeAs(OpenStateCoder.of(specs)).isNotEqualTo(OpenStateCoder.of(specs.subList(0, 1)));
+    ArrivedRowBatch.BatchCoder batches = new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(schema));
+    assertThat(org.apache.beam.sdk.util.SerializableUtils.clone(batches)).isEqualTo(batches)
+        .isEqualTo(new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(same)))
+        .hasSameHashCodeAs(batches).isNotEqualTo(new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(other)))
+        .isNotEqualTo(new ArrivedRow.ArrivedRowCoder(schema));
+    assertThat(List.<Object>copyOf(batches.getCoderArguments())).containsExactly(new ArrivedRow.ArrivedRowCoder(same));
   }
 
   @Test
