@@ -8,46 +8,45 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.join.CoGbkResult;
+import org.apache.beam.sdk.transforms.join.RawUnionValue;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.sdk.values.TupleTag;
 
 /** Folds one key's rows, in arrival order, into its sessions (and those carried over). */
-final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, CoGbkResult>, Row> {
+final class FoldSessionsFn extends DoFn<KV<io.eventtime.core.Key, Iterable<RawUnionValue>>, Row> {
   private final WindowPlan plan;
   private final WindowSpec.Session spec;
   private final Carry carry;
   private final PCollectionView<WatermarkIndex> index;
-  private final TupleTag<List<ArrivedRow>> rowsTag;
-  private final TupleTag<OpenState.OpenWindow> carriedTag;
   private final FoldedWindows.Tags out;
   private final Counter rowsFolded = EventTimeMetrics.counter(EventTimeMetrics.ROWS_FOLDED);
   private final Counter lateDropped = EventTimeMetrics.counter(EventTimeMetrics.LATE_DROPPED);
   private final Counter rowsOut = EventTimeMetrics.counter(EventTimeMetrics.ROWS_OUT);
 
   FoldSessionsFn(WindowPlan plan, WindowSpec.Session spec, Carry carry, PCollectionView<WatermarkIndex> index,
-      TupleTag<List<ArrivedRow>> rowsTag, TupleTag<OpenState.OpenWindow> carriedTag, FoldedWindows.Tags out) {
+      FoldedWindows.Tags out) {
     this.plan = plan;
     this.spec = spec;
     this.carry = carry;
     this.index = index;
-    this.rowsTag = rowsTag;
-    this.carriedTag = carriedTag;
     this.out = out;
   }
 
   @ProcessElement
-  public void process(@Element KV<io.eventtime.core.Key, CoGbkResult> group, MultiOutputReceiver receiver,
-      ProcessContext c) {
+  public void process(@Element KV<io.eventtime.core.Key, Iterable<RawUnionValue>> group,
+      MultiOutputReceiver receiver, ProcessContext c) {
     List<ArrivedRow> rows = new ArrayList<>();
-    group.getValue().getAll(rowsTag).forEach(rows::addAll);
-    rows.sort(Comparator.comparingLong(r -> r.position));
     SessionSet sessions = new SessionSet(group.getKey(), spec, plan.query.latePolicy(), plan.aggregates());
-    for (OpenState.OpenWindow w : group.getValue().getAll(carriedTag)) {
-      sessions.restore(w.start(), w.end() - spec.gapMillis(), plan.aggregates().copy(w.accumulators()));
+    for (RawUnionValue part : group.getValue()) {
+      if (SessionParts.isRows(part)) {
+        rows.addAll(SessionParts.rowsOf(part));
+      } else {
+        OpenState.OpenWindow w = SessionParts.carriedOf(part);
+        sessions.restore(w.start(), w.end() - spec.gapMillis(), plan.aggregates().copy(w.accumulators()));
+      }
     }
+    rows.sort(Comparator.comparingLong(r -> r.position));
     long folded = 0;
     for (ArrivedRow r : rows) {
       emit(sessions.pollClosed(r.watermark), sessions, receiver.get(out.windows()));

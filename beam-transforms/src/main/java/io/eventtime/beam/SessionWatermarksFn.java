@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.join.RawUnionValue;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 
@@ -13,7 +14,7 @@ import org.apache.beam.sdk.values.PCollectionView;
  * in arrival order, for the per-key session fold ({@link FoldSessionsFn}).
  */
 final class SessionWatermarksFn
-    extends DoFn<KV<Long, Iterable<List<ArrivedRow>>>, KV<io.eventtime.core.Key, List<ArrivedRow>>> {
+    extends DoFn<KV<Long, Iterable<List<ArrivedRow>>>, KV<io.eventtime.core.Key, RawUnionValue>> {
   private final WindowPlan plan;
   private final PCollectionView<WatermarkIndex> index;
 
@@ -24,7 +25,7 @@ final class SessionWatermarksFn
 
   @ProcessElement
   public void process(@Element KV<Long, Iterable<List<ArrivedRow>>> group,
-      OutputReceiver<KV<io.eventtime.core.Key, List<ArrivedRow>>> out, ProcessContext c) {
+      OutputReceiver<KV<io.eventtime.core.Key, RawUnionValue>> out, ProcessContext c) {
     WatermarkIndex wm = c.sideInput(index);
     long maxBefore = wm.maxBefore(ArrivalWatermarks.firstBlock(group.getKey()));
     List<ArrivedRow> all = new ArrayList<>();
@@ -35,7 +36,7 @@ final class SessionWatermarksFn
     for (ArrivedRow r : rows) {
       byKey.computeIfAbsent(plan.key(r.row), k -> new ArrayList<>()).add(r);
     }
-    byKey.forEach((key, keyRows) -> out.output(KV.of(key, keyRows)));
+    byKey.forEach((key, keyRows) -> out.output(KV.of(key, SessionParts.rows(keyRows))));
   }
 }
 

@@ -12,17 +12,17 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.FlatMapElements;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
-import org.apache.beam.sdk.transforms.join.CoGroupByKey;
-import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.transforms.join.RawUnionValue;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
-import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -30,7 +30,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 /**
  * Session windows: each row gets its exact watermark within its group of blocks
  * ({@link SessionWatermarksFn}), then each key's rows, with the sessions carried over from the
- * previous run, are folded in arrival order ({@link FoldSessionsFn}).
+ * previous run in the same grouping ({@link SessionParts}), are folded in arrival order
+ * ({@link FoldSessionsFn}).
  */
 final class SessionWindows extends PTransform<PCollection<List<ArrivedRow>>, FoldedWindows> {
   private final WindowPlan plan;
@@ -60,28 +61,26 @@ final class SessionWindows extends PTransform<PCollection<List<ArrivedRow>>, Fol
   @Override
   public FoldedWindows expand(PCollection<List<ArrivedRow>> timed) {
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
-    TupleTag<List<ArrivedRow>> rowsTag = new TupleTag<>() {};
-    TupleTag<OpenState.OpenWindow> carriedTag = new TupleTag<>() {};
     Coder<List<ArrivedRow>> batchCoder = new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(plan.input));
+    Coder<KV<Key, RawUnionValue>> partsCoder = KvCoder.of(KeyCoder.of(), SessionParts.coder(plan));
     int bits = blockBits;
-    PCollection<KV<Key, List<ArrivedRow>>> keyed = timed
+    PCollection<KV<Key, RawUnionValue>> keyed = timed
         .apply("ByGroup", FlatMapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), new TypeDescriptor<List<ArrivedRow>>() {}))
             .via((List<ArrivedRow> batch) -> byGroup(batch, bits)))
         .setCoder(KvCoder.of(VarLongCoder.of(), batchCoder))
         .apply("GroupRows", GroupByKey.create())
         .apply("Watermarks", ParDo.of(new SessionWatermarksFn(plan, index)).withSideInputs(index))
-        .setCoder(KvCoder.of(KeyCoder.of(), batchCoder));
-    List<KV<Key, OpenState.OpenWindow>> carriedByKey = new ArrayList<>();
-    carried.forEach(w -> carriedByKey.add(KV.of(w.key(), w)));
-    PCollection<KV<Key, OpenState.OpenWindow>> carriedSessions = timed.getPipeline()
-        .apply("CarriedSessions", Create.of(carriedByKey)
-            .withCoder(KvCoder.of(KeyCoder.of(), OpenWindowCoder.of(plan.query.aggregates()))))
+        .setCoder(partsCoder);
+    List<KV<Key, RawUnionValue>> carriedByKey = new ArrayList<>();
+    carried.forEach(w -> carriedByKey.add(KV.of(w.key(), SessionParts.carried(w))));
+    PCollection<KV<Key, RawUnionValue>> carriedSessions = timed.getPipeline()
+        .apply("CarriedSessions", Create.of(carriedByKey).withCoder(partsCoder))
         .apply("EarliestCarriedTimestamps", RowTimestamps.earliest());
-    PCollectionTuple folded = KeyedPCollectionTuple.of(rowsTag, keyed).and(carriedTag, carriedSessions)
-        .apply("GroupKeys", CoGroupByKey.create())
-        .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, rowsTag, carriedTag,
-                out)).withSideInputs(index)
+    PCollectionTuple folded = PCollectionList.of(keyed).and(carriedSessions)
+        .apply("RowsAndCarried", Flatten.pCollections())
+        .apply("GroupKeys", GroupByKey.create())
+        .apply("FoldSessions", ParDo.of(new FoldSessionsFn(plan, session, carry, index, out)).withSideInputs(index)
             .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(out.held())));
     return FoldedWindows.of(plan, folded.get(out.windows()), folded.get(out.late()), folded.get(out.held()));
   }
