@@ -4,18 +4,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.AbstractSet;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Set;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CoderRegistry;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
@@ -24,7 +24,6 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * Counts the windows closed, the {@value EventTimeMetrics#WINDOWS_CLOSED} counter: the distinct
@@ -49,28 +48,37 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
 
   @Override
   public PDone expand(PCollection<Row> windows) {
-    String start = startName;
-    String end = endName;
     windows
-        .apply("WindowBounds", MapElements
-            .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs()))
-            .via((Row r) -> KV.of(r.getDateTime(start).getMillis(), r.getDateTime(end).getMillis())))
-        .setCoder(KvCoder.of(VarLongCoder.of(), VarLongCoder.of()))
-        .apply("DistinctWindows", Combine.globally(new CountDistinctFn()))
+        .apply("DistinctWindows", Combine.globally(new CountDistinctFn(startName, endName)).withoutDefaults())
         .apply("CountWindowsClosed", ParDo.of(new AddToCounterFn(EventTimeMetrics.WINDOWS_CLOSED)));
     return PDone.in(windows.getPipeline());
   }
 
-  /** Counts the distinct window intervals, with partial sets merged across workers. */
-  private static final class CountDistinctFn extends Combine.CombineFn<KV<Long, Long>, Set<KV<Long, Long>>, Long> {
+  /**
+   * Counts the distinct window intervals, with partial sets merged across workers. It reads a
+   * window row's bounds itself, and no window row means no count (the counter then reads 0),
+   * rather than a step more for each and a default for none: a runner that translates every step
+   * again for each bundle (the DirectRunner, a bundle per key after a grouping by key) pays for
+   * each step the window rows pass through.
+   */
+  static final class CountDistinctFn extends Combine.CombineFn<Row, Set<KV<Long, Long>>, Long> {
+    private final String startName;
+    private final String endName;
+
+    CountDistinctFn(String startName, String endName) {
+      this.startName = startName;
+      this.endName = endName;
+    }
+
     @Override
     public Set<KV<Long, Long>> createAccumulator() {
       return new HashSet<>();
     }
 
     @Override
-    public Set<KV<Long, Long>> addInput(Set<KV<Long, Long>> acc, KV<Long, Long> interval) {
-      acc.add(interval);
+    public Set<KV<Long, Long>> addInput(Set<KV<Long, Long>> partial, Row window) {
+      Set<KV<Long, Long>> acc = partial instanceof EncodedIntervals ? new HashSet<>(partial) : partial;
+      acc.add(KV.of(window.getDateTime(startName).getMillis(), window.getDateTime(endName).getMillis()));
       return acc;
     }
 
@@ -87,16 +95,16 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
     }
 
     @Override
-    public Coder<Set<KV<Long, Long>>> getAccumulatorCoder(CoderRegistry registry, Coder<KV<Long, Long>> in) {
+    public Coder<Set<KV<Long, Long>>> getAccumulatorCoder(CoderRegistry registry, Coder<Row> in) {
       return IntervalSetCoder.of();
     }
   }
 
   /**
-   * A set of intervals as one block of fixed-width longs: a runner may encode the partial sets
-   * again and again (the DirectRunner copies each combine's buffered partials through their coder
-   * whenever one more joins them), so each set goes out and in with one write and one read rather
-   * than two variable-length numbers an interval.
+   * A set of intervals as one block of fixed-width longs, read back as that block
+   * ({@link EncodedIntervals}): a runner may encode the partial sets again and again (the
+   * DirectRunner copies each combine's buffered partials through their coder whenever one more
+   * joins them), so a set that was not read since goes out and in as one copy of its bytes.
    */
   static final class IntervalSetCoder extends AtomicCoder<Set<KV<Long, Long>>> {
     private static final IntervalSetCoder INSTANCE = new IntervalSetCoder();
@@ -107,6 +115,11 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
 
     @Override
     public void encode(Set<KV<Long, Long>> intervals, OutputStream out) throws IOException {
+      if (intervals instanceof EncodedIntervals encoded) {
+        VarInt.encode(encoded.size, out);
+        out.write(encoded.block);
+        return;
+      }
       ByteBuffer bytes = ByteBuffer.allocate(intervals.size() * 2 * Long.BYTES);
       intervals.forEach(i -> bytes.putLong(i.getKey()).putLong(i.getValue()));
       VarInt.encode(intervals.size(), out);
@@ -123,12 +136,40 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
       if (block.length != size * 2 * Long.BYTES) {
         throw new CoderException("a set of " + size + " intervals ended after " + block.length + " bytes");
       }
-      ByteBuffer bytes = ByteBuffer.wrap(block);
-      Set<KV<Long, Long>> intervals = new HashSet<>(size * 2);
-      for (int i = 0; i < size; i++) {
-        intervals.add(KV.of(bytes.getLong(), bytes.getLong()));
+      return new EncodedIntervals(block, size);
+    }
+  }
+
+  /**
+   * A decoded set of distinct intervals that keeps its block and reads it only when its members
+   * are asked for. It cannot be changed: a partial given back to {@code addInput} is copied first.
+   */
+  static final class EncodedIntervals extends AbstractSet<KV<Long, Long>> {
+    private final byte[] block;
+    private final int size;
+    private Set<KV<Long, Long>> read;
+
+    private EncodedIntervals(byte[] block, int size) {
+      this.block = block;
+      this.size = size;
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+
+    @Override
+    public Iterator<KV<Long, Long>> iterator() {
+      if (read == null) {
+        ByteBuffer bytes = ByteBuffer.wrap(block);
+        Set<KV<Long, Long>> intervals = new HashSet<>(size * 2);
+        for (int i = 0; i < size; i++) {
+          intervals.add(KV.of(bytes.getLong(), bytes.getLong()));
+        }
+        read = Collections.unmodifiableSet(intervals);
       }
-      return intervals;
+      return read.iterator();
     }
   }
 

@@ -202,6 +202,27 @@ class CodersTest {
     byte[] bytes = CoderUtils.encodeToByteArray(coder, intervals);
     assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(coder, Arrays.copyOf(bytes, bytes.length - 1)))
         .isInstanceOf(CoderException.class).hasMessageContaining("a set of 3 intervals ended after 47 bytes");
+    Set<KV<Long, Long>> unread = CoderUtils.decodeFromByteArray(coder, bytes);
+    assertThat(CoderUtils.encodeToByteArray(coder, unread)).as("unread, out as the same bytes").isEqualTo(bytes);
+    assertThat(unread).isEqualTo(intervals).hasSize(3);
+    assertThat(CoderUtils.encodeToByteArray(coder, unread)).isEqualTo(bytes);
+    assertThatThrownBy(() -> unread.add(KV.of(1L, 2L))).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  /** A partial read back from its coder is copied, not changed, when one more window joins it. */
+  @Test
+  void aDecodedPartialOfTheWindowCountTakesMoreWindows() throws CoderException {
+    CountWindowsClosed.CountDistinctFn count = new CountWindowsClosed.CountDistinctFn("window_start", "window_end");
+    Schema schema = Schema.builder().addDateTimeField("window_start").addDateTimeField("window_end").build();
+    Set<KV<Long, Long>> decoded = CoderUtils.clone(CountWindowsClosed.IntervalSetCoder.of(),
+        new HashSet<>(List.of(KV.of(0L, 60_000L))));
+    Set<KV<Long, Long>> more = count.addInput(decoded, Row.withSchema(schema)
+        .addValues(new org.joda.time.Instant(60_000L), new org.joda.time.Instant(120_000L)).build());
+    more = count.addInput(more, Row.withSchema(schema)
+        .addValues(new org.joda.time.Instant(0L), new org.joda.time.Instant(60_000L)).build());
+    assertThat(more).containsExactlyInAnyOrder(KV.of(0L, 60_000L), KV.of(60_000L, 120_000L));
+    assertThat(decoded).containsExactly(KV.of(0L, 60_000L));
+    assertThat(count.extractOutput(count.mergeAccumulators(List.of(decoded, more)))).isEqualTo(2L);
   }
 
   @Test
