@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import org.apache.commons.io.input.UnsynchronizedByteArrayInputStream;
+import org.apache.commons.io.output.UnsynchronizedByteArrayOutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.util.VarInt;
 
 /**
@@ -79,7 +82,10 @@ final class ArrivalTimes {
 
   /**
    * Positions and times as differences from the previous pair: rows of a block arrive close
-   * together and mostly in time order, so most differences take a byte or two.
+   * together and mostly in time order, so most differences take a byte or two. The pairs go out
+   * and in as one block of bytes, through commons-io's array streams without locks: a variable
+   * length number is written and read a byte at a time, and a runner's own streams may lock on
+   * each call (Beam's Spark runner encodes into {@code java.io}'s).
    */
   static final class ArrivalTimesCoder extends AtomicCoder<ArrivalTimes> {
     private static final ArrivalTimesCoder INSTANCE = new ArrivalTimesCoder();
@@ -90,27 +96,43 @@ final class ArrivalTimes {
 
     @Override
     public void encode(ArrivalTimes value, OutputStream out) throws IOException {
-      VarInt.encode(value.size, out);
+      UnsynchronizedByteArrayOutputStream block =
+          UnsynchronizedByteArrayOutputStream.builder().setBufferSize(Math.max(32, value.size * 4)).get();
       long position = 0;
       long time = 0;
       for (int i = 0; i < value.size; i++) {
-        VarInt.encode(zigZag(value.positions[i] - position), out);
-        VarInt.encode(zigZag(value.times[i] - time), out);
+        VarInt.encode(zigZag(value.positions[i] - position), block);
+        VarInt.encode(zigZag(value.times[i] - time), block);
         position = value.positions[i];
         time = value.times[i];
       }
+      VarInt.encode(value.size, out);
+      VarInt.encode(block.size(), out);
+      block.writeTo(out);
     }
 
     @Override
     public ArrivalTimes decode(InputStream in) throws IOException {
       int n = VarInt.decodeInt(in);
+      int length = VarInt.decodeInt(in);
+      if (n < 0 || length < 0) {
+        throw new CoderException(n + " arrival times in " + length + " bytes cannot be read");
+      }
+      byte[] bytes = in.readNBytes(length);
+      if (bytes.length != length) {
+        throw new CoderException(n + " arrival times ended after " + bytes.length + " of their " + length + " bytes");
+      }
+      InputStream block = UnsynchronizedByteArrayInputStream.builder().setByteArray(bytes).get();
       ArrivalTimes value = new ArrivalTimes(Math.max(n, 1));
       long position = 0;
       long time = 0;
       for (int i = 0; i < n; i++) {
-        position += unZigZag(VarInt.decodeLong(in));
-        time += unZigZag(VarInt.decodeLong(in));
+        position += unZigZag(VarInt.decodeLong(block));
+        time += unZigZag(VarInt.decodeLong(block));
         value.add(position, time);
+      }
+      if (block.available() > 0) {
+        throw new CoderException(block.available() + " bytes were left after " + n + " arrival times");
       }
       return value;
     }

@@ -147,7 +147,8 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
   static final class EncodedIntervals extends AbstractSet<KV<Long, Long>> {
     private final byte[] block;
     private final int size;
-    private Set<KV<Long, Long>> read;
+    /** The members once read; two threads reading at once may both read them, to equal sets. */
+    private volatile Set<KV<Long, Long>> read;
 
     private EncodedIntervals(byte[] block, int size) {
       this.block = block;
@@ -161,15 +162,17 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
 
     @Override
     public Iterator<KV<Long, Long>> iterator() {
-      if (read == null) {
+      Set<KV<Long, Long>> members = read;
+      if (members == null) {
         ByteBuffer bytes = ByteBuffer.wrap(block);
         Set<KV<Long, Long>> intervals = new HashSet<>(size * 2);
         for (int i = 0; i < size; i++) {
           intervals.add(KV.of(bytes.getLong(), bytes.getLong()));
         }
-        read = Collections.unmodifiableSet(intervals);
+        members = Collections.unmodifiableSet(intervals);
+        read = members;
       }
-      return read.iterator();
+      return members.iterator();
     }
   }
 

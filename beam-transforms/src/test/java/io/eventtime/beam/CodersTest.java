@@ -239,6 +239,10 @@ class CodersTest {
     assertThat(copy.maxTime()).isEqualTo(Long.MAX_VALUE);
     assertThat(copy.lastPosition()).isEqualTo(2047);
     assertThat(CoderUtils.clone(ArrivalTimes.ArrivalTimesCoder.of(), new ArrivalTimes()).size()).isZero();
+    byte[] bytes = CoderUtils.encodeToByteArray(ArrivalTimes.ArrivalTimesCoder.of(), times);
+    assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(ArrivalTimes.ArrivalTimesCoder.of(),
+        Arrays.copyOf(bytes, bytes.length - 1)))
+        .isInstanceOf(CoderException.class).hasMessageContaining("6 arrival times ended after");
   }
 
   @Test
