@@ -115,7 +115,7 @@ final class ArrivalTimes {
     public ArrivalTimes decode(InputStream in) throws IOException {
       int n = VarInt.decodeInt(in);
       int length = VarInt.decodeInt(in);
-      if (n < 0 || length < 0) {
+      if (n < 0 || length < 0 || n > length / 2) { // a pair takes two bytes at least
         throw new CoderException(n + " arrival times in " + length + " bytes cannot be read");
       }
       byte[] bytes = in.readNBytes(length);

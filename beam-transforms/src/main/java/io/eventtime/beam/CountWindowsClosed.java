@@ -104,7 +104,8 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
    * A set of intervals as one block of fixed-width longs, read back as that block
    * ({@link EncodedIntervals}): a runner may encode the partial sets again and again (the
    * DirectRunner copies each combine's buffered partials through their coder whenever one more
-   * joins them), so a set that was not read since goes out and in as one copy of its bytes.
+   * joins them), so a set read back from this coder goes out again as its bytes, and in as one
+   * copy of them.
    */
   static final class IntervalSetCoder extends AtomicCoder<Set<KV<Long, Long>>> {
     private static final IntervalSetCoder INSTANCE = new IntervalSetCoder();
@@ -162,6 +163,15 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
 
     @Override
     public Iterator<KV<Long, Long>> iterator() {
+      return members().iterator();
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      return members().contains(o);
+    }
+
+    private Set<KV<Long, Long>> members() {
       Set<KV<Long, Long>> members = read;
       if (members == null) {
         ByteBuffer bytes = ByteBuffer.wrap(block);
@@ -172,7 +182,7 @@ final class CountWindowsClosed extends PTransform<PCollection<Row>, PDone> {
         members = Collections.unmodifiableSet(intervals);
         read = members;
       }
-      return members.iterator();
+      return members;
     }
   }
 

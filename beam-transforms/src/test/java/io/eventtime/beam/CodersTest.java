@@ -22,6 +22,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StructuredCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.schemas.Schema;
@@ -243,6 +244,10 @@ class CodersTest {
     assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(ArrivalTimes.ArrivalTimesCoder.of(),
         Arrays.copyOf(bytes, bytes.length - 1)))
         .isInstanceOf(CoderException.class).hasMessageContaining("6 arrival times ended after");
+    byte[] tooMany = bytes.clone();
+    tooMany[0] = 100; // the count, one byte as a varint: more pairs than the block holds
+    assertThatThrownBy(() -> CoderUtils.decodeFromByteArray(ArrivalTimes.ArrivalTimesCoder.of(), tooMany))
+        .isInstanceOf(CoderException.class).hasMessageContaining("100 arrival times in");
   }
 
   @Test
@@ -300,9 +305,11 @@ class CodersTest {
     }
   }
 
+  /** Through every coder inside: a union's are its components, not its arguments. */
   private static boolean usesJavaSerialization(Coder<?> coder) {
-    return coder instanceof SerializableCoder
-        || coder.getCoderArguments().stream().anyMatch(CodersTest::usesJavaSerialization);
+    List<? extends Coder<?>> inside = coder instanceof StructuredCoder<?> structured
+        ? structured.getComponents() : coder.getCoderArguments();
+    return coder instanceof SerializableCoder || inside.stream().anyMatch(CodersTest::usesJavaSerialization);
   }
 
   private static List<PartialAggregate> states(Accumulator[] accs) {
