@@ -63,7 +63,15 @@ public final class ProblemRows {
     return place + AFTER_PLACE + reason;
   }
 
+  /**
+   * A row of the input's own schema is attached as it is: {@code Row.Builder.build()} would walk
+   * each of its fields again, which cost more than the rest of a late row's handling on Spark.
+   * Any other row is built as {@code build()} builds it.
+   */
   static Row of(Schema problemSchema, Row row, String field, String reason) {
-    return Row.withSchema(problemSchema).addValues(row, field, reason).build();
+    Row.Builder problem = Row.withSchema(problemSchema);
+    return row.getSchema().equals(problemSchema.getField(ROW).getType().getRowSchema())
+        ? problem.attachValues(row, field, reason)
+        : problem.addValues(row, field, reason).build();
   }
 }

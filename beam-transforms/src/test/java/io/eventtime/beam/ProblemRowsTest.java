@@ -41,4 +41,18 @@ class ProblemRowsTest {
     assertThatThrownBy(() -> ProblemRows.lateReason(late(plain, 12, "arrival 1: " + WHY), 12))
         .hasMessageStartingWith("the late row's reason 'arrival 1: every window");
   }
+
+  @Test
+  void aRowOfTheInputsSchemaIsAttachedAsItIsAndAnyOtherIsBuiltAsBefore() {
+    Schema plain = Schema.builder().addStringField("t").addInt64Field("_arrival").build();
+    Row row = Row.withSchema(plain).addValues("2026-07-18 10:00:30", 7L).build();
+    Row attached = ProblemRows.of(ProblemRows.schema(plain), row, "t", "why");
+    assertThat(attached).isEqualTo(Row.withSchema(ProblemRows.schema(plain)).addValues(row, "t", "why").build());
+    assertThat(attached.getRow(ProblemRows.ROW)).isSameAs(row);
+    assertThat(attached.getString(ProblemRows.REASON)).isEqualTo("why");
+    Row other = Row.withSchema(Schema.builder().addInt64Field("t").addInt64Field("_arrival").build())
+        .addValues(5L, 7L).build();
+    assertThat(ProblemRows.of(ProblemRows.schema(plain), other, "t", "why"))
+        .isEqualTo(Row.withSchema(ProblemRows.schema(plain)).addValues(other, "t", "why").build());
+  }
 }
