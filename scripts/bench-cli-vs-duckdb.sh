@@ -7,7 +7,8 @@
 #     recipe  window-policy pairs (default: tumble-event tumble-window hop-event hop-window session-event
 #             session-window); tumble-event is the seed recipe, the goal's ratio
 # Environment: BENCH_DIR (default $TMPDIR/eventtime-bench: the events file, kept for the next run, and the
-# outputs), MVN_FLAGS (e.g. -o), EVENTTIME_JAVA_OPTS (the eventtime JVM's options), RSS_HEAP (default
+# outputs), MVN_FLAGS (e.g. -o), EVENTTIME_JAVA_OPTS (the eventtime JVM's options, after the launcher's defaults
+# for the local runner, cli/src/main/launcher/local-jvm-options, as ./eventtime gives them), RSS_HEAP (default
 # -Xmx100m: one more eventtime run of the seed recipe with that heap, for its peak resident memory),
 # EVENTTIME_BEFORE (another checkout, built with `mvn -pl cli -am test-compile`: its command runs as a third
 # side, "before", beside this one in every run: the before/after of a change, measured in the same run),
@@ -83,11 +84,12 @@ measure() { # recipe side run stdout rows command...: one timed run, a line in t
 eventtime() { # window policy out [java options]: this checkout's command (and the one before, if given)
   local window="$1" policy="$2" out="$3"; shift 3
   # shellcheck disable=SC2086
-  measure "$window-$policy" eventtime "$run" "$out" "$out" java ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
+  measure "$window-$policy" eventtime "$run" "$out" "$out" java "${jvm_defaults[@]}" ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
     --from "$file" --table events --watermark-delay '5 MINUTE' --late-policy "$policy" "$(query "$window")"
   if [[ -n "$before" && "$run" != heap ]]; then
     # shellcheck disable=SC2086
-    measure "$window-$policy" before "$run" "$dir/before.ndjson" "$dir/before.ndjson" java ${EVENTTIME_JAVA_OPTS:-} "$@" \
+    measure "$window-$policy" before "$run" "$dir/before.ndjson" "$dir/before.ndjson" java "${jvm_defaults[@]}" \
+      ${EVENTTIME_JAVA_OPTS:-} "$@" \
       -cp "$before_cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' \
       --late-policy "$policy" "$(query "$window")"
     cmp -s "$out" "$dir/before.ndjson" || {

@@ -2,12 +2,17 @@
 # generator and the harnesses) and sets the class paths to run them with.
 #   build_cli_bench ROOT DIR    (MVN_FLAGS adds Maven flags, e.g. -o)
 # sets cp (the command as the launcher runs it: the module's classes and its runtime classpath, no
-# test jars) and test_cp (the test classes, the test broker's and their classpath).
+# test jars), jvm_defaults (the launcher's JVM options for the local runner, as ./eventtime gives them)
+# and test_cp (the test classes, the test broker's and their classpath).
 build_cli_bench() {
   local root="$1" dir="$2"
   # shellcheck disable=SC2086
   mvn -q -B ${MVN_FLAGS:-} -f "$root/pom.xml" -pl cli -am test-compile dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile="$dir/classpath-test.txt" >&2
   cp="$root/cli/target/classes:$root/core/target/classes:$(cat "$root/cli/target/classpath.txt")"
+  jvm_defaults=()
+  if [[ ! "${EVENTTIME_JAVA_OPTS:-} ${JDK_JAVA_OPTIONS:-} ${JAVA_TOOL_OPTIONS:-}" =~ -XX:\+Use[A-Za-z0-9]+GC ]]; then
+    mapfile -t jvm_defaults < <(grep -v -e '^#' -e '^[[:space:]]*$' "$root/cli/src/main/launcher/local-jvm-options")
+  fi
   test_cp="$root/cli/target/test-classes:$root/testing/kafka-broker/target/classes:$(cat "$dir/classpath-test.txt")"
 }

@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -30,10 +32,15 @@ class LauncherIT {
   record Run(int status, List<String> out, String err) {}
 
   private Run eventtime(String... args) throws IOException, InterruptedException {
+    return eventtime(Map.of(), args);
+  }
+
+  private Run eventtime(Map<String, String> env, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("EVENTTIME_NO_BUILD", "1");
+    pb.environment().putAll(env);
     Path err = dir.resolve("stderr.txt");
     pb.redirectError(err.toFile());
     Process p = pb.start();
@@ -71,6 +78,30 @@ class LauncherIT {
     Run run = eventtime("--runner", "direct", "--from", "file://events.ndjson", SeedPage.SESSION.sql());
     assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.SESSION.lines());
     assertThat(run.err()).isEmpty();
+  }
+
+  /**
+   * The local runner's JVM gets the options of cli/src/main/launcher/local-jvm-options (the Parallel
+   * collector); a collector named in EVENTTIME_JAVA_OPTS replaces them rather than clash with them
+   * (the JVM refuses two).
+   */
+  @ParameterizedTest(name = "EVENTTIME_JAVA_OPTS={0}")
+  @CsvSource({"-Xlog:gc:stderr, Using Parallel", "-XX:+UseSerialGC -Xlog:gc:stderr, Using Serial"})
+  void localRunnerCollector(String javaOpts, String collector) throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", javaOpts), "--from", "file://events.ndjson", SeedPage.TUMBLE.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+    assertThat(run.err().lines()).anyMatch(line -> line.endsWith("[info][gc] " + collector));
+  }
+
+  /** The Beam runners keep the JVM's own collector: the local runner's options are its own. */
+  @Test
+  void beamRunnerKeepsTheJvmCollector() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:gc:stderr"), "--runner", "direct", "--from",
+        "file://events.ndjson", SeedPage.TUMBLE.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+    assertThat(run.err()).contains("[info][gc] Using ").doesNotContain("Using Parallel");
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +17,13 @@ class DistributionIT {
   Path dir;
 
   private static String run(Path cwd, String... command) throws Exception {
-    Process p = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true).start();
+    return run(cwd, Map.of(), command);
+  }
+
+  private static String run(Path cwd, Map<String, String> env, String... command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
+    pb.environment().putAll(env);
+    Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
@@ -43,9 +50,9 @@ class DistributionIT {
         "{\"merchant\":\"acme\",\"amount\":980,\"event_time\":\"2026-07-18 10:01:12\"}",
         "{\"merchant\":\"acme\",\"amount\":110,\"event_time\":\"2026-07-18 10:01:48\"}",
         "{\"merchant\":\"globex\",\"amount\":7,\"event_time\":\"2026-07-18 10:02:20\"}"));
-    String out = run(dir, home.resolve("bin/eventtime").toString(), "--from", "file://events.ndjson",
-        "SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS w, count(*) AS n, sum(amount) AS total"
-            + " FROM events GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)");
+    String sql = "SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS w, count(*) AS n, sum(amount) AS total"
+        + " FROM events GROUP BY merchant, TUMBLE(event_time, INTERVAL 1 MINUTE)";
+    String out = run(dir, home.resolve("bin/eventtime").toString(), "--from", "file://events.ndjson", sql);
     assertThat(out.lines()).containsExactly(
         "{\"merchant\":\"acme\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":250}",
         "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":42}",
@@ -53,5 +60,12 @@ class DistributionIT {
         "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:02:00\",\"n\":1,\"total\":7}",
         "{\"stats\":{\"rows_in\":5,\"rows_out\":4,\"late_dropped\":0,\"windows_closed\":3,\"rows_folded\":5,"
             + "\"rows_rejected\":0}}");
+    // the JVM options of conf/local-jvm-options: the Parallel collector, unless the user names another
+    assertThat(home.resolve("conf/local-jvm-options")).isRegularFile();
+    assertThat(run(dir, Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:gc:stderr"), home.resolve("bin/eventtime").toString(),
+        "--from", "file://events.ndjson", sql).lines()).anyMatch(line -> line.endsWith("[info][gc] Using Parallel"));
+    assertThat(run(dir, Map.of("EVENTTIME_JAVA_OPTS", "-XX:+UseSerialGC -Xlog:gc:stderr"),
+        home.resolve("bin/eventtime").toString(), "--from", "file://events.ndjson", sql).lines())
+        .anyMatch(line -> line.endsWith("[info][gc] Using Serial"));
   }
 }
