@@ -11,8 +11,9 @@ import java.util.TreeSet;
  * The open sessions of a run: a {@link SessionSet} per key, and every session in close order. The
  * order is kept lazily: a row that only makes a session last longer (most rows) leaves it where it
  * was in the index ({@code indexedLast}, never later than its last event time), and the closing
- * moves it back when it comes first; so the first session of the index whose place is up to date
- * is the one that closes first.
+ * moves it back when it comes first and its place there would close it; so the first session of
+ * the index whose place is up to date is the one that closes first, and a watermark that closes
+ * no place closes no session and moves none.
  */
 final class OpenSessionWindows implements OpenWindows {
   private static final Comparator<SessionSet.Session> INDEX_ORDER = (a, b) -> {
@@ -63,6 +64,10 @@ final class OpenSessionWindows implements OpenWindows {
   public void closeUpTo(long watermark, Closed closed) {
     while (!byEnd.isEmpty()) {
       SessionSet.Session s = byEnd.first();
+      if (watermark != Long.MAX_VALUE && !spec.isClosed(s.indexedLast + spec.gapMillis(), watermark)) {
+        // no session ends before where the index put it: if the first place is open, every session is
+        break;
+      }
       if (s.indexedLast != s.last) { // it lasted longer since it was put here: its place is further back
         byEnd.pollFirst();
         s.indexedLast = s.last;
