@@ -12,7 +12,9 @@ build_cli_bench() {
   cp="$root/cli/target/classes:$root/core/target/classes:$(cat "$root/cli/target/classpath.txt")"
   jvm_defaults=()
   if [[ ! "${EVENTTIME_JAVA_OPTS:-} ${JDK_JAVA_OPTIONS:-} ${JAVA_TOOL_OPTIONS:-}" =~ -XX:\+Use[A-Za-z0-9]+GC ]]; then
-    mapfile -t jvm_defaults < <(grep -v -e '^#' -e '^[[:space:]]*$' "$root/cli/src/main/launcher/local-jvm-options")
+    while IFS= read -r option; do # one option a line; blank lines and # comments skipped
+      case "$option" in '' | '#'*) ;; *) jvm_defaults+=("$option") ;; esac
+    done <"$root/cli/src/main/launcher/local-jvm-options"
   fi
   test_cp="$root/cli/target/test-classes:$root/testing/kafka-broker/target/classes:$(cat "$dir/classpath-test.txt")"
 }
