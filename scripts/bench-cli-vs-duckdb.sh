@@ -84,11 +84,11 @@ measure() { # recipe side run stdout rows command...: one timed run, a line in t
 eventtime() { # window policy out [java options]: this checkout's command (and the one before, if given)
   local window="$1" policy="$2" out="$3"; shift 3
   # shellcheck disable=SC2086
-  measure "$window-$policy" eventtime "$run" "$out" "$out" java "${jvm_defaults[@]}" ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
+  measure "$window-$policy" eventtime "$run" "$out" "$out" java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
     --from "$file" --table events --watermark-delay '5 MINUTE' --late-policy "$policy" "$(query "$window")"
   if [[ -n "$before" && "$run" != heap ]]; then
     # shellcheck disable=SC2086
-    measure "$window-$policy" before "$run" "$dir/before.ndjson" "$dir/before.ndjson" java "${jvm_defaults[@]}" \
+    measure "$window-$policy" before "$run" "$dir/before.ndjson" "$dir/before.ndjson" java ${local_jvm_options[@]+"${local_jvm_options[@]}"} \
       ${EVENTTIME_JAVA_OPTS:-} "$@" \
       -cp "$before_cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' \
       --late-policy "$policy" "$(query "$window")"

@@ -6,7 +6,8 @@
 # generates the file once (the DuckDB benchmark's generator: seed-page-shaped rows), starts the
 # broker and produces the topics, then runs each side in turn (the order rotates every run) and
 # prints medians of wall and CPU time (user + system, all threads) and the ratios to the file.
-# Every side runs with the launcher's JVM options for the local runner (cli/src/main/launcher/local-jvm-options).
+# Every side runs with the launcher's JVM options for the local runner (cli/src/main/launcher/local-jvm-options),
+# then EVENTTIME_JAVA_OPTS, as ./eventtime runs the command.
 #   scripts/bench-kafka-vs-file.sh [bytes (default 68000000, about 1M rows)] [runs (default 3)]
 # MVN_FLAGS adds Maven flags (e.g. -o); BENCH_DIR where the file and logs go.
 set -euo pipefail
@@ -37,12 +38,12 @@ sql="SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS w, count(*) AS n,
 side() { # name run: one timed run of that side, a line in results.tsv
   local name="$1" run="$2"
   case "$name" in
-    file) set -- java "${jvm_defaults[@]}" -cp "$cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' "$sql" ;;
-    kafka1) set -- java "${jvm_defaults[@]}" -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/one" --until available --table events \
+    file) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' "$sql" ;;
+    kafka1) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/one" --until available --table events \
       --watermark-delay '5 MINUTE' "$sql" ;;
-    kafka3) set -- java "${jvm_defaults[@]}" -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/three" --until available --table events \
+    kafka3) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/three" --until available --table events \
       --watermark-delay '5 MINUTE' "$sql" ;;
-    consumer) set -- java "${jvm_defaults[@]}" -cp "$test_cp" io.eventtime.cli.bench.KafkaTopics consume "$servers" one ;;
+    consumer) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$test_cp" io.eventtime.cli.bench.KafkaTopics consume "$servers" one ;;
   esac
   /usr/bin/time -f '%e %U %S' -o "$dir/time" "$@" >"$dir/$name.out" 2>"$dir/$name.err" || {
     echo "$name failed:" >&2; tail -5 "$dir/$name.err" >&2; exit 1; }

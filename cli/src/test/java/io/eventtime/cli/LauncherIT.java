@@ -40,6 +40,8 @@ class LauncherIT {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("EVENTTIME_NO_BUILD", "1");
+    // options the JVM reads from the environment would decide the collector for these tests
+    pb.environment().keySet().removeAll(List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"));
     pb.environment().putAll(env);
     Path err = dir.resolve("stderr.txt");
     pb.redirectError(err.toFile());
@@ -80,18 +82,31 @@ class LauncherIT {
     assertThat(run.err()).isEmpty();
   }
 
+  /** The local runner's JVM gets every option of cli/src/main/launcher/local-jvm-options. */
+  @Test
+  void localRunnerJvmOptions() throws Exception {
+    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--help");
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).anyMatch(line -> line.matches("\\s*bool UseParallelGC\\s+= true\\s.*"))
+        .anyMatch(line -> line.matches("\\s*uintx GCTimeRatio\\s+= 19\\s.*"));
+  }
+
   /**
-   * The local runner's JVM gets the options of cli/src/main/launcher/local-jvm-options (the Parallel
-   * collector); a collector named in EVENTTIME_JAVA_OPTS replaces them rather than clash with them
-   * (the JVM refuses two).
+   * A collector the user names, in EVENTTIME_JAVA_OPTS or in an option the JVM reads itself,
+   * replaces the launcher's options rather than clash with them (the JVM refuses two); an option
+   * that only mentions collecting does not.
    */
-  @ParameterizedTest(name = "EVENTTIME_JAVA_OPTS={0}")
-  @CsvSource({"-Xlog:gc:stderr, Using Parallel", "-XX:+UseSerialGC -Xlog:gc:stderr, Using Serial"})
-  void localRunnerCollector(String javaOpts, String collector) throws Exception {
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "EVENTTIME_JAVA_OPTS | -Xlog:gc:stderr | Parallel",
+      "EVENTTIME_JAVA_OPTS | -XX:+UseDynamicNumberOfGCThreads -Xlog:gc:stderr | Parallel",
+      "EVENTTIME_JAVA_OPTS | -XX:+UseSerialGC -Xlog:gc:stderr | Serial",
+      "JDK_JAVA_OPTIONS | -XX:+UseSerialGC -Xlog:gc:stderr | Serial"})
+  void localRunnerCollector(String variable, String options, String collector) throws Exception {
     Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
-    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", javaOpts), "--from", "file://events.ndjson", SeedPage.TUMBLE.sql());
+    Run run = eventtime(Map.of(variable, options), "--from", "file://events.ndjson", SeedPage.TUMBLE.sql());
     assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
-    assertThat(run.err().lines()).anyMatch(line -> line.endsWith("[info][gc] " + collector));
+    assertThat(run.err().lines()).anyMatch(line -> line.endsWith("[info][gc] Using " + collector));
   }
 
   /** The Beam runners keep the JVM's own collector: the local runner's options are its own. */

@@ -22,6 +22,8 @@ class DistributionIT {
 
   private static String run(Path cwd, Map<String, String> env, String... command) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
+    // options the JVM reads from the environment would decide the collector
+    pb.environment().keySet().removeAll(List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"));
     pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -62,6 +64,7 @@ class DistributionIT {
             + "\"rows_rejected\":0}}");
     // the JVM options of conf/local-jvm-options: the Parallel collector, unless the user names another
     assertThat(home.resolve("conf/local-jvm-options")).isRegularFile();
+    assertThat(home.resolve("conf/local-jvm-options.sh")).isRegularFile();
     assertThat(run(dir, Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:gc:stderr"), home.resolve("bin/eventtime").toString(),
         "--from", "file://events.ndjson", sql).lines()).anyMatch(line -> line.endsWith("[info][gc] Using Parallel"));
     assertThat(run(dir, Map.of("EVENTTIME_JAVA_OPTS", "-XX:+UseSerialGC -Xlog:gc:stderr"),
