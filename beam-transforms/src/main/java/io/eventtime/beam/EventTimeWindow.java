@@ -494,16 +494,15 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     }
     OpenState restored = settings.restored;
     Carry carry = new Carry(restored.nextArrival(), settings.handoff != null);
-    ReadEventTimes read = new ReadEventTimes(plan, settings.blockBits);
-    PCollectionTuple events = input.apply("ReadEventTimes", read);
-    PCollectionView<WatermarkIndex> index = events.get(read.arrivals)
+    PCollectionTuple events = input.apply("ReadEventTimes", new ReadEventTimes(plan, settings.blockBits));
+    PCollectionView<WatermarkIndex> index = events.get(ReadEventTimes.ARRIVALS)
         .apply("WatermarkIndex", WatermarkIndex.asView(restored.maxEventTime()));
-    PCollection<List<ArrivedRow>> rows = events.get(read.rows);
+    PCollection<List<ArrivedRow>> rows = events.get(ReadEventTimes.ROWS);
     FoldedWindows folded = plan.query.spec() instanceof WindowSpec.Session session
         ? rows.apply("SessionWindows",
             new SessionWindows(plan, session, settings.blockBits, carry, index, restored.windows()))
         : rows.apply("GridWindows",
-            new GridWindows(plan, settings.blockBits, carry, index, events.get(read.arrivals), restored.windows()));
+            new GridWindows(plan, settings.blockBits, carry, index, events.get(ReadEventTimes.ARRIVALS), restored.windows()));
     folded.windows().apply("CountWindowsClosed", new CountWindowsClosed(settings.startName, settings.endName));
     if (carry.holding()) {
       folded.held().apply("HandOffState", new HandOffState(plan.query, plan.timeField, settings.handoff, carry, index));
@@ -511,6 +510,6 @@ public final class EventTimeWindow extends PTransform<PCollection<Row>, EventTim
     PCollection<KV<Long, Row>> ranked = settings.closeOrder
         ? folded.windows().apply("RankInCloseOrder", new RankInCloseOrder(plan.query.keyFields().size())) : null;
     return new EventTimeWindowResult(input.getPipeline(), folded.windows(), ranked, folded.late(),
-        events.get(read.rejected));
+        events.get(ReadEventTimes.REJECTED));
   }
 }

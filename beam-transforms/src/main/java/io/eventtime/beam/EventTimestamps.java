@@ -43,6 +43,9 @@ import org.joda.time.Instant;
  * {@code rows_rejected}, so that the run's stats still add up.
  */
 public final class EventTimestamps extends PTransform<PCollection<Row>, EventTimestamps.Result> {
+  // static: a tag made in expand() would carry this transform into every element Spark stores beside it
+  private static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
+  private static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
   private final String field;
   private final EventTimeParser parser;
 
@@ -79,11 +82,9 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
     }
     Schema out = b.build();
     Schema problems = ProblemRows.schema(in);
-    TupleTag<Row> rowsTag = new TupleTag<>() {};
-    TupleTag<Row> rejectedTag = new TupleTag<>() {};
-    PCollectionTuple t = input.apply("Stamp", ParDo.of(new StampFn(field, index, parser, out, problems, rowsTag, rejectedTag))
-        .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
-    return new Result(t.get(rowsTag).setRowSchema(out), t.get(rejectedTag).setRowSchema(problems));
+    PCollectionTuple t = input.apply("Stamp", ParDo.of(new StampFn(field, index, parser, out, problems, ROWS, REJECTED))
+        .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
+    return new Result(t.get(ROWS).setRowSchema(out), t.get(REJECTED).setRowSchema(problems));
   }
 
   /** The stamped rows and the rejected ones. */

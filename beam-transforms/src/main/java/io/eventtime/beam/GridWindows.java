@@ -37,6 +37,12 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 final class GridWindows extends PTransform<PCollection<List<ArrivedRow>>, FoldedWindows> {
   /** Each grid window's keys are merged in this many groups, so one window spreads over workers. */
   private static final int KEY_BUCKETS = 16;
+  // the steps' tags: static, as a tag made in expand() would carry this transform into every
+  // element Spark stores beside its tag (ReadEventTimes)
+  private static final TupleTag<KV<WindowKey, Accumulator[]>> PARTIALS = new TupleTag<>("partials") {};
+  private static final TupleTag<KV<Long, List<ArrivedRow>>> UNDECIDED = new TupleTag<>("undecided") {};
+  private static final TupleTag<ArrivalTimes> TIMES = new TupleTag<>("times") {};
+  private static final TupleTag<List<ArrivedRow>> UNDECIDED_ROWS = new TupleTag<>("undecidedRows") {};
   private final WindowPlan plan;
   private final int blockBits;
   private final Carry carry;
@@ -72,31 +78,27 @@ final class GridWindows extends PTransform<PCollection<List<ArrivedRow>>, Folded
         KvCoder.of(WindowKey.WindowKeyCoder.of(), AccumulatorsCoder.of(plan.query.aggregates()));
     KvCoder<Long, List<ArrivedRow>> rowsCoder =
         KvCoder.of(VarLongCoder.of(), new ArrivedRowBatch.BatchCoder(new ArrivedRow.ArrivedRowCoder(plan.input)));
-    TupleTag<KV<WindowKey, Accumulator[]>> partialTag = new TupleTag<>() {};
-    TupleTag<KV<Long, List<ArrivedRow>>> undecidedTag = new TupleTag<>() {};
     PCollectionTuple decided = timed.apply("FoldRows",
-        ParDo.of(new FoldDecidedRowsFn(plan, blockBits, carry, index, partialTag, undecidedTag)).withSideInputs(index)
-            .withOutputTags(partialTag, TupleTagList.of(undecidedTag)));
-    TupleTag<ArrivalTimes> timesTag = new TupleTag<>() {};
-    TupleTag<List<ArrivedRow>> undecidedRowsTag = new TupleTag<>() {};
+        ParDo.of(new FoldDecidedRowsFn(plan, blockBits, carry, index, PARTIALS, UNDECIDED)).withSideInputs(index)
+            .withOutputTags(PARTIALS, TupleTagList.of(UNDECIDED)));
     PCollection<KV<Long, ArrivalTimes>> groupTimes = arrivals
         .apply("ByGroup", MapElements
             .into(TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptor.of(ArrivalTimes.class)))
             .via((KV<Long, ArrivalTimes> block) ->
                 KV.of(ArrivalWatermarks.groupOfBlock(block.getKey()), block.getValue())))
         .setCoder(arrivals.getCoder());
-    PCollectionTuple undecided = KeyedPCollectionTuple.of(timesTag, groupTimes)
-        .and(undecidedRowsTag, decided.get(undecidedTag).setCoder(rowsCoder))
+    PCollectionTuple undecided = KeyedPCollectionTuple.of(TIMES, groupTimes)
+        .and(UNDECIDED_ROWS, decided.get(UNDECIDED).setCoder(rowsCoder))
         .apply("GroupUndecided", CoGroupByKey.create())
-        .apply("FoldUndecided", ParDo.of(new FoldUndecidedRowsFn(plan, carry, index, timesTag, undecidedRowsTag,
-                partialTag, out.late())).withSideInputs(index)
-            .withOutputTags(partialTag, TupleTagList.of(out.late())));
+        .apply("FoldUndecided", ParDo.of(new FoldUndecidedRowsFn(plan, carry, index, TIMES, UNDECIDED_ROWS,
+                PARTIALS, out.late())).withSideInputs(index)
+            .withOutputTags(PARTIALS, TupleTagList.of(out.late())));
     PCollection<KV<WindowKey, Accumulator[]>> carriedPartials = timed.getPipeline()
         .apply("CarriedWindows", Create.timestamped(carriedPartials()).withCoder(partialCoder))
         .apply("EarliestCarriedTimestamps", RowTimestamps.earliest());
     long size = new WindowAssigner(plan.query.spec(), plan.query.latePolicy()).sizeMillis();
-    PCollectionTuple rows = PCollectionList.of(decided.get(partialTag).setCoder(partialCoder))
-        .and(undecided.get(partialTag).setCoder(partialCoder))
+    PCollectionTuple rows = PCollectionList.of(decided.get(PARTIALS).setCoder(partialCoder))
+        .and(undecided.get(PARTIALS).setCoder(partialCoder))
         .and(carriedPartials)
         .apply("WithCarried", Flatten.pCollections())
         .apply("ByWindow", MapElements

@@ -51,6 +51,12 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   private static final String SPARK_RUNNERS = "org.apache.beam.runners.spark.";
   /** The rows of one partition are folded in this many groups of keys, so that the fold spreads over workers. */
   static final int KEY_BUCKETS = 16;
+  // the steps' tags: static, as a tag made in expand() would carry this transform into every
+  // element a runner stores beside its tag (see ReadEventTimes)
+  private static final TupleTag<KV<Integer, ArrivedRow>> ROWS = new TupleTag<>("rows") {};
+  private static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
+  private static final TupleTag<KV<Integer, LiveWindowsClosed.Report>> CLOSED = new TupleTag<>("closed") {};
+  private static final TupleTag<KV<Integer, HeldBucket>> HANDED_ON = new TupleTag<>("handedOn") {};
   private final WindowPlan plan;
   private final LivePartitions partitions;
   /** The idle timeout in milliseconds, 0 for none. */
@@ -91,18 +97,14 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
 
   @Override
   public EventTimeWindowResult expand(PCollection<Row> input) {
-    TupleTag<KV<Integer, ArrivedRow>> rows = new TupleTag<>() {};
-    TupleTag<Row> rejected = new TupleTag<>() {};
     PCollectionTuple read = input.apply("ReadEventTimes",
-        ParDo.of(new ReadLiveRowsFn(plan, partitions, state, rows, rejected)).withOutputTags(rows, TupleTagList.of(rejected)));
+        ParDo.of(new ReadLiveRowsFn(plan, partitions, state, ROWS, REJECTED)).withOutputTags(ROWS, TupleTagList.of(REJECTED)));
     FoldedWindows.Tags out = FoldedWindows.Tags.create();
-    TupleTag<KV<Integer, LiveWindowsClosed.Report>> closed = new TupleTag<>() {};
-    PCollection<KV<Integer, ArrivedRow>> arrived = read.get(rows)
+    PCollection<KV<Integer, ArrivedRow>> arrived = read.get(ROWS)
         .setCoder(KvCoder.of(VarIntCoder.of(), new ArrivedRow.ArrivedRowCoder(plan.input)));
     if (idleTimeoutMillis > 0) {
       arrived = withStartMarkers(arrived);
     }
-    TupleTag<KV<Integer, HeldBucket>> handedOn = new TupleTag<>() {};
     KvCoder<Integer, LiveBatch> batchCoder = KvCoder.of(VarIntCoder.of(), LiveBatch.coder(plan.input));
     PCollection<KV<Integer, LiveBatch>> releases = arrived
         .apply("OrderPartition", ParDo.of(new OrderPartitionFn(plan, partitions, KEY_BUCKETS, idleTimeoutMillis, state)))
@@ -111,15 +113,15 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
       releases = withBucketStarts(releases, batchCoder);
     }
     PCollectionTuple folded = releases
-        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), closed,
-                idleTimeoutMillis, state, handedOn, closeOrder))
-            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(closed).and(handedOn)));
-    PCollection<KV<Integer, HeldBucket>> held = folded.get(handedOn)
+        .apply("FoldBuckets", ParDo.of(new FoldBucketFn(plan, partitions, out.windows(), out.late(), CLOSED,
+                idleTimeoutMillis, state, HANDED_ON, closeOrder))
+            .withOutputTags(out.windows(), TupleTagList.of(out.late()).and(CLOSED).and(HANDED_ON)));
+    PCollection<KV<Integer, HeldBucket>> held = folded.get(HANDED_ON)
         .setCoder(KvCoder.of(VarIntCoder.of(), HeldBucket.coder(plan.query.aggregates())));
     if (state != null) {
       held.apply("HandOffState", ParDo.of(new LiveHandOffFn(plan, state, KEY_BUCKETS)));
     }
-    PCollection<KV<Long, Row>> ranked = folded.get(closed)
+    PCollection<KV<Long, Row>> ranked = folded.get(CLOSED)
         .setCoder(KvCoder.of(VarIntCoder.of(), LiveWindowsClosed.Report.coder(plan.output)))
         .apply("WindowsClosed", ParDo.of(new LiveWindowsClosed(KEY_BUCKETS, plan, closeOrder)))
         .setCoder(KvCoder.of(VarLongCoder.of(), RowCoder.of(plan.output)));
@@ -127,7 +129,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
     PCollection<Row> windows = closeOrder
         ? ranked.apply("RankedWindows", Values.create()).setRowSchema(plan.output) : unranked;
     return new EventTimeWindowResult(input.getPipeline(), windows, closeOrder ? ranked : null,
-        folded.get(out.late()).setRowSchema(plan.problems), read.get(rejected).setRowSchema(plan.problems));
+        folded.get(out.late()).setRowSchema(plan.problems), read.get(REJECTED).setRowSchema(plan.problems));
   }
 
   /**

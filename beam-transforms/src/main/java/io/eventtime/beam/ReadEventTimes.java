@@ -20,15 +20,17 @@ import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * The first part of {@link EventTimeWindow}: each row's arrival position and event time, read
- * where the row is ({@link ReadEventTimesFn}). Its outputs, by the tags of this instance: the
- * {@link #rows} with their positions and times, in batches; the {@link #rejected} rows, those
- * without a usable position or time, with the reason; and the {@link #arrivals}, the positions and
- * times per block, which is all the {@link WatermarkIndex} and the exact watermarks need.
+ * where the row is ({@link ReadEventTimesFn}). Its outputs, by these tags: the {@link #ROWS} with
+ * their positions and times, in batches; the {@link #REJECTED} rows, those without a usable
+ * position or time, with the reason; and the {@link #ARRIVALS}, the positions and times per block,
+ * which is all the {@link WatermarkIndex} and the exact watermarks need.
  */
 final class ReadEventTimes extends PTransform<PCollection<Row>, PCollectionTuple> {
-  final TupleTag<List<ArrivedRow>> rows = new TupleTag<>() {};
-  final TupleTag<Row> rejected = new TupleTag<>() {};
-  final TupleTag<KV<Long, ArrivalTimes>> arrivals = new TupleTag<>() {};
+  // Static: Spark stores each element of a step with several outputs beside its tag, and an
+  // anonymous tag made in an instance would carry the transform with it (which Kryo cannot write)
+  static final TupleTag<List<ArrivedRow>> ROWS = new TupleTag<>("rows") {};
+  static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
+  static final TupleTag<KV<Long, ArrivalTimes>> ARRIVALS = new TupleTag<>("arrivals") {};
   private final WindowPlan plan;
   private final int blockBits;
 
@@ -70,13 +72,13 @@ final class ReadEventTimes extends PTransform<PCollection<Row>, PCollectionTuple
   @Override
   public PCollectionTuple expand(PCollection<Row> input) {
     PCollectionTuple read = input.apply("ReadEventTimes",
-        ParDo.of(new ReadEventTimesFn(plan, blockBits, rows, rejected, arrivals))
-            .withOutputTags(rows, TupleTagList.of(rejected).and(arrivals)));
+        ParDo.of(new ReadEventTimesFn(plan, blockBits, ROWS, REJECTED, ARRIVALS))
+            .withOutputTags(ROWS, TupleTagList.of(REJECTED).and(ARRIVALS)));
     ArrivedRow.ArrivedRowCoder rowCoder = new ArrivedRow.ArrivedRowCoder(plan.input);
     return PCollectionTuple
-        .of(rows, read.get(rows).setCoder(new ArrivedRowBatch.BatchCoder(rowCoder)).apply("EarliestTimestamps", RowTimestamps.earliest()))
-        .and(rejected, read.get(rejected).setRowSchema(plan.problems))
-        .and(arrivals, read.get(arrivals).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()))
+        .of(ROWS, read.get(ROWS).setCoder(new ArrivedRowBatch.BatchCoder(rowCoder)).apply("EarliestTimestamps", RowTimestamps.earliest()))
+        .and(REJECTED, read.get(REJECTED).setRowSchema(plan.problems))
+        .and(ARRIVALS, read.get(ARRIVALS).setCoder(KvCoder.of(VarLongCoder.of(), ArrivalTimes.ArrivalTimesCoder.of()))
             .apply("EarliestArrivalTimestamps", RowTimestamps.earliest()));
   }
 }
