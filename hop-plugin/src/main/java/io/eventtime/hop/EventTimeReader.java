@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hop.i18n.BaseMessages;
 
 /**
@@ -74,7 +75,7 @@ public final class EventTimeReader {
         return parser.parse(b.longValueExact());
       } catch (ArithmeticException e) {
         throw new EventTimeException("the number " + b.toPlainString() + " is not a whole epoch "
-            + parser.epochUnit().name().toLowerCase());
+            + parser.epochUnit().name().toLowerCase(Locale.ROOT));
       }
     }
     return parser.parse(value);
@@ -83,7 +84,7 @@ public final class EventTimeReader {
   private Long wholeNumber(double d, String text) {
     if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) > 9.0e18) {
       throw new EventTimeException("the number " + text + " is not a whole epoch "
-          + parser.epochUnit().name().toLowerCase());
+          + parser.epochUnit().name().toLowerCase(Locale.ROOT));
     }
     return (long) d;
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -128,6 +129,6 @@ public final class NdjsonLines {
   }
 
   static String describe(JsonToken t) {
-    return t == null ? "nothing" : t.asString() != null ? "'" + t.asString() + "'" : t.name().toLowerCase();
+    return t == null ? "nothing" : t.asString() != null ? "'" + t.asString() + "'" : t.name().toLowerCase(Locale.ROOT);
   }
 }

@@ -4,6 +4,7 @@ import io.eventtime.beam.EventTimeMetrics;
 import io.eventtime.core.Stats;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -36,7 +37,7 @@ public final class HopMetrics {
     LATE;
 
     String namespace() {
-      return NAMESPACE_PREFIX + name().toLowerCase();
+      return NAMESPACE_PREFIX + name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -74,7 +75,7 @@ public final class HopMetrics {
       }
       Kind kind;
       try {
-        kind = Kind.valueOf(namespace.substring(NAMESPACE_PREFIX.length()).toUpperCase());
+        kind = Kind.valueOf(namespace.substring(NAMESPACE_PREFIX.length()).toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException notOurs) {
         continue;
       }

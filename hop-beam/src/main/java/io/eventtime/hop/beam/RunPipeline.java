@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hop.core.encryption.Encr;
@@ -147,7 +148,7 @@ public final class RunPipeline implements Callable<Integer> {
       for (HopMetrics.Kind k : HopMetrics.Kind.values()) {
         long v = m.getOrDefault(k, 0L);
         if (v != 0) {
-          line.append(' ').append(k.name().toLowerCase()).append('=').append(v);
+          line.append(' ').append(k.name().toLowerCase(Locale.ROOT)).append('=').append(v);
         }
       }
       out.println(line);

@@ -8,6 +8,7 @@ import io.eventtime.hop.beam.HopPipelineTranslator;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Timer;
 import java.util.TimerTask;
@@ -102,7 +103,7 @@ public abstract class EventTimeBeamEngine extends Pipeline implements IPipelineE
         args.add("--attachedMode=false");
       }
       PipelineOptions options = s.runner().options(resolve(s.master()), resolve(s.parallelism()), args);
-      runnerName = s.runner().name().toLowerCase();
+      runnerName = s.runner().name().toLowerCase(Locale.ROOT);
       log.logBasic("Translating the pipeline for Beam's " + runnerName + " runner");
       translation = HopBeamRun.prepare(getPipelineMeta(), this, getMetadataProvider(), options);
       translation.notes().forEach(log::logBasic);
