@@ -197,6 +197,17 @@ class BadInputTest {
   }
 
   @Test
+  void aCompressedFileIsRefusedAsAWhole() throws IOException {
+    Path file = dir.resolve("events.ndjson.gz");
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
+      out.write("{\"t\":\"2026-03-01 00:00:10\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    assertThatThrownBy(() -> pipeline().apply(NdjsonIO.read(file.toString())))
+        .hasMessage("cannot read " + file + ": it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8"
+            + " text: decompress it first, e.g. gzip -d");
+  }
+
+  @Test
   void anEmptyFileYieldsNoWindowsAndNoError() throws IOException {
     Path file = dir.resolve("empty.ndjson");
     Files.write(file, List.of());

@@ -179,6 +179,23 @@ class InputValuesTest {
     }
   }
 
+  /** A gzip-compressed file is refused once, saying how to decompress it, not rejected line by line. */
+  @Test
+  void aCompressedFileIsRefusedOnceSayingSo() throws IOException {
+    Path gz = dir.resolve("events.ndjson.gz");
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write("{\"k\":\"a\",\"t\":\"2026-07-18 10:00:01\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    for (String runner : RUNNERS) {
+      Cli cli = run(runner, gz, "--table", "events", tumble("count(*) AS n")).cli();
+      assertThat(cli.out()).as(runner).containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read file://" + gz
+          + ": it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8 text: decompress it first, e.g."
+          + " gzip -d"));
+      assertThat(cli.status()).isEqualTo(1);
+      assertThat(cli.err()).isEmpty();
+    }
+  }
+
   private static String rejected(Path f, int line, String field, String reason, String row) {
     return "{\"source\":\"" + f + "\",\"line\":" + line + ",\"field\":\"" + field + "\",\"reason\":\""
         + reason.replace("\"", "\\\"") + "\",\"row\":" + row + "}";

@@ -2,12 +2,15 @@ package io.eventtime.core.ndjson;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.util.Map;
 
 /**
  * Tells a file that is not UTF-8 by its first bytes, so that a reader can say so once instead
  * of rejecting every line for reasons that miss the point. NDJSON is UTF-8 (a UTF-8 byte order
  * mark is skipped); a UTF-16 or UTF-32 file shows a byte order mark of its own, or, since a JSON
- * line starts with an ASCII character, zero bytes interleaved with its first characters.
+ * line starts with an ASCII character, zero bytes interleaved with its first characters; a
+ * compressed file (gzip, bzip2, xz, zstd, zip) shows its format's magic bytes, none of which
+ * starts a line of JSON.
  */
 public final class TextEncoding {
   private TextEncoding() {}
@@ -21,6 +24,11 @@ public final class TextEncoding {
     int b1 = len > 1 ? head[1] & 0xFF : -1;
     int b2 = len > 2 ? head[2] & 0xFF : -1;
     int b3 = len > 3 ? head[3] & 0xFF : -1;
+    String compressed = compression(b0, b1, b2, b3);
+    if (compressed != null) {
+      return "it is " + compressed + "-compressed (it starts with " + compressed + "'s magic bytes), not UTF-8 text:"
+          + " decompress it first, e.g. " + DECOMPRESS.get(compressed);
+    }
     if (b0 == 0 && b1 == 0 && b2 == 0xFE && b3 == 0xFF) {
       return reason("UTF-32BE", true);
     }
@@ -61,6 +69,30 @@ public final class TextEncoding {
       in.close();
       throw new IOException(notUtf8);
     }
+  }
+
+  /** How each compression format {@link #compression} tells is undone. */
+  private static final Map<String, String> DECOMPRESS = Map.of("gzip", "gzip -d", "bzip2", "bzip2 -d", "xz", "xz -d",
+      "zstd", "zstd -d", "zip", "unzip");
+
+  /** The compression format whose magic bytes a file starts with, or null. */
+  private static String compression(int b0, int b1, int b2, int b3) {
+    if (b0 == 0x1F && b1 == 0x8B) {
+      return "gzip";
+    }
+    if (b0 == 'B' && b1 == 'Z' && b2 == 'h' && b3 >= '1' && b3 <= '9') {
+      return "bzip2";
+    }
+    if (b0 == 0xFD && b1 == '7' && b2 == 'z' && b3 == 'X') {
+      return "xz";
+    }
+    if (b0 == 0x28 && b1 == 0xB5 && b2 == 0x2F && b3 == 0xFD) {
+      return "zstd";
+    }
+    if (b0 == 'P' && b1 == 'K' && b2 == 3 && b3 == 4) {
+      return "zip";
+    }
+    return null;
   }
 
   private static String reason(String encoding, boolean byteOrderMark) {
