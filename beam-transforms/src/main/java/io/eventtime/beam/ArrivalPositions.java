@@ -159,7 +159,7 @@ public final class ArrivalPositions {
     @ProcessElement
     public void process(@Element KV<Long, String> file, OutputReceiver<Row> out) throws IOException {
       int fileIndex = file.getKey().intValue();
-      try (Utf8Lines in = NdjsonIO.open(file.getValue())) {
+      try (Utf8Lines in = NdjsonIO.openToRead(file.getValue())) {
         long number = 0;
         while (true) {
           String line;

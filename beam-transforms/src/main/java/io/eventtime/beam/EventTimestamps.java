@@ -43,7 +43,7 @@ import org.joda.time.Instant;
  * {@code rows_rejected}, so that the run's stats still add up.
  */
 public final class EventTimestamps extends PTransform<PCollection<Row>, EventTimestamps.Result> {
-  // static: a tag made in expand() would carry this transform into every element Spark stores beside it
+  // static, as every step's tags are: an anonymous tag made in an instance holds that instance (see ReadEventTimes)
   private static final TupleTag<Row> ROWS = new TupleTag<>("rows") {};
   private static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
   private final String field;
@@ -112,7 +112,7 @@ public final class EventTimestamps extends PTransform<PCollection<Row>, EventTim
 
     @Override
     public Map<TupleTag<?>, PValue> expand() {
-      return Map.of(new TupleTag<Row>("rows"), rows, new TupleTag<Row>("rejected"), rejected);
+      return Map.of(ROWS, rows, REJECTED, rejected);
     }
 
     @Override

@@ -37,8 +37,7 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 final class GridWindows extends PTransform<PCollection<List<ArrivedRow>>, FoldedWindows> {
   /** Each grid window's keys are merged in this many groups, so one window spreads over workers. */
   private static final int KEY_BUCKETS = 16;
-  // the steps' tags: static, as a tag made in expand() would carry this transform into every
-  // element Spark stores beside its tag (ReadEventTimes)
+  // static, as every step's tags are: an anonymous tag made in an instance holds that instance (see ReadEventTimes)
   private static final TupleTag<KV<WindowKey, Accumulator[]>> PARTIALS = new TupleTag<>("partials") {};
   private static final TupleTag<KV<Long, List<ArrivedRow>>> UNDECIDED = new TupleTag<>("undecided") {};
   private static final TupleTag<ArrivalTimes> TIMES = new TupleTag<>("times") {};

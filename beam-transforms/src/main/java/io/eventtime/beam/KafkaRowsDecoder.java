@@ -84,9 +84,9 @@ final class KafkaRowsDecoder implements Serializable {
 
   /** Why the bytes are not UTF-8 text, or null when they are. */
   static String notUtf8(byte[] value) {
-    String otherEncoding = TextEncoding.notUtf8(value, value.length);
+    String otherEncoding = TextEncoding.otherEncoding(value, 0, value.length, "value");
     if (otherEncoding != null) {
-      return "the value is not UTF-8 text: " + otherEncoding;
+      return otherEncoding;
     }
     try {
       Utf8Lines.decode(value, 0, value.length, "value");

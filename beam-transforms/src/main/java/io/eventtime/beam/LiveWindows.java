@@ -51,8 +51,7 @@ final class LiveWindows extends PTransform<PCollection<Row>, EventTimeWindowResu
   private static final String SPARK_RUNNERS = "org.apache.beam.runners.spark.";
   /** The rows of one partition are folded in this many groups of keys, so that the fold spreads over workers. */
   static final int KEY_BUCKETS = 16;
-  // the steps' tags: static, as a tag made in expand() would carry this transform into every
-  // element a runner stores beside its tag (see ReadEventTimes)
+  // static, as every step's tags are: an anonymous tag made in an instance holds that instance (see ReadEventTimes)
   private static final TupleTag<KV<Integer, ArrivedRow>> ROWS = new TupleTag<>("rows") {};
   private static final TupleTag<Row> REJECTED = new TupleTag<>("rejected") {};
   private static final TupleTag<KV<Integer, LiveWindowsClosed.Report>> CLOSED = new TupleTag<>("closed") {};

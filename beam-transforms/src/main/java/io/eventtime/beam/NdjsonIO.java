@@ -218,13 +218,26 @@ public final class NdjsonIO {
 
   /**
    * Opens a file as lines of UTF-8 text, each decoded strictly (a line that is not UTF-8 is
-   * rejected, never read with U+FFFD in it); a UTF-16 or UTF-32 file is refused as a whole, saying so.
+   * rejected, never read with U+FFFD in it); a UTF-16, UTF-32 or compressed file is refused as a
+   * whole, saying so ({@link TextEncoding}).
    */
   static Utf8Lines open(String file) throws IOException {
     return new Utf8Lines(openBytes(file));
   }
 
-  /** The bytes of a file, once its first bytes show it is not UTF-16 or UTF-32 (else refused, saying so). */
+  /**
+   * {@link #open} for a worker's read of a whole file: a file that cannot be opened (or is refused)
+   * fails the run with a message that names it, as the schema's sample does on the driver.
+   */
+  static Utf8Lines openToRead(String file) throws IOException {
+    try {
+      return open(file);
+    } catch (IOException e) {
+      throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The bytes of a file, once its first bytes show it is UTF-8 text (else refused, saying so). */
   static BufferedInputStream openBytes(String file) throws IOException {
     ResourceId id = FileSystems.matchNewResource(file, false);
     BufferedInputStream bytes = new BufferedInputStream(Channels.newInputStream(FileSystems.open(id)), 1 << 16);
@@ -248,7 +261,7 @@ public final class NdjsonIO {
       int fileIndex = file.getKey().intValue();
       String name = file.getValue();
       int fields = schema.getFieldCount() - 1;
-      try (Utf8Lines in = open(name)) {
+      try (Utf8Lines in = openToRead(name)) {
         long number = 0;
         while (true) {
           String line;

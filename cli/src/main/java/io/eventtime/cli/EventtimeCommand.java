@@ -754,8 +754,11 @@ public final class EventtimeCommand implements Callable<Integer> {
       throw new CliException(ErrorCode.STATE_REFUSED, "--state " + stateDir + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       Throwable cause = e;
-      while (cause.getCause() != null) {
+      while (!(cause instanceof CliException) && cause.getCause() != null) {
         cause = cause.getCause();
+      }
+      if (cause instanceof CliException said) {
+        throw said; // a worker refused what it read, in the command's words (the runner wraps it)
       }
       if (cause instanceof ArithmeticException overflow) {
         // the runner failed the run where the local runner fails it: a whole-number sum overflowed

@@ -226,6 +226,21 @@ class FollowProcessTest {
   }
 
   @Test
+  void aCompressedFileAmongTheFollowedIsAnErrorNamingIt() throws IOException {
+    Path in = Files.createDirectory(dir.resolve("in"));
+    append(in.resolve("a.ndjson"), lines(row("a", T0 + 1_000, 1)));
+    Path b = in.resolve("b.ndjson");
+    try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(Files.newOutputStream(b))) {
+      gz.write(lines(row("a", T0 + 2_000, 2)).getBytes(StandardCharsets.UTF_8));
+    }
+    Cli run = Cli.run("--from", "file://" + in + "/*.ndjson", "--follow", "--until", "idle=1 SECOND", "--table", "t",
+        "--infer-rows", "1", SQL);
+    assertThat(run.out()).containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read " + b + ": it is gzip-compressed"
+        + " (it starts with gzip's magic bytes), not UTF-8 text: decompress it first, e.g. with gzip -dc"));
+    assertThat(run.status()).isEqualTo(1);
+  }
+
+  @Test
   void badCombinationsAreRefusedBeforeTheRun() throws IOException {
     Path in = Files.createDirectory(dir.resolve("in"));
     String pattern = "file://" + in + "/*.ndjson";

@@ -190,9 +190,28 @@ class InputValuesTest {
       Cli cli = run(runner, gz, "--table", "events", tumble("count(*) AS n")).cli();
       assertThat(cli.out()).as(runner).containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read file://" + gz
           + ": it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8 text: decompress it first, e.g."
-          + " gzip -d"));
+          + " with gzip -dc"));
       assertThat(cli.status()).isEqualTo(1);
       assertThat(cli.err()).isEmpty();
+    }
+  }
+
+  /** A compressed file after a good one is refused before any file is read: no row of the first is printed. */
+  @Test
+  void aCompressedFileAfterAnotherIsRefusedBeforeTheRun() throws IOException {
+    Path good = dir.resolve("events.ndjson");
+    Files.writeString(good, "{\"k\":\"a\",\"t\":\"2026-07-18 10:00:01\"}\n");
+    Path gz = dir.resolve("more.ndjson.gz");
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write("{\"k\":\"a\",\"t\":\"2026-07-18 10:00:02\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    for (String runner : RUNNERS) {
+      Cli cli = Cli.run("--runner", runner, "--from", good.toString(), "--from", gz.toString(), "--table", "events",
+          tumble("count(*) AS n"));
+      assertThat(cli.out()).as(runner).containsExactly(Cli.error("UNREADABLE_SOURCE", "cannot read file://" + gz
+          + ": it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8 text: decompress it first, e.g."
+          + " with gzip -dc"));
+      assertThat(cli.status()).isEqualTo(1);
     }
   }
 

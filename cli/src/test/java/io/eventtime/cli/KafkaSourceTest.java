@@ -144,6 +144,11 @@ class KafkaSourceTest {
     notUtf8[6] = (byte) 0xff; // the key's one character
     broker.produce(topic, 1, notUtf8, null);
     broker.produce(topic, 1, "{\"k\":\"b\",\"v\":2}", "{\"k\":\"b\",\"ts\":\"2026-07-18 10:00:02\",\"v\":3}");
+    java.io.ByteArrayOutputStream gzipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(gzipped)) {
+      gz.write("{\"k\":\"a\",\"ts\":\"2026-07-18 10:00:04\",\"v\":1}".getBytes(StandardCharsets.UTF_8));
+    }
+    broker.produce(topic, 0, new byte[][] {gzipped.toByteArray()});
     Path rejected = dir.resolve("rejected.ndjson");
 
     Cli run = run(topic, "--table", "t", "--until", "available", "--rejected-output", rejected.toString(), RANDOM_SQL);
@@ -151,17 +156,21 @@ class KafkaSourceTest {
     assertThat(run.out()).containsExactly(
         "{\"k\":\"a\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":1}",
         "{\"k\":\"b\",\"w\":\"2026-07-18 10:00:00\",\"n\":1,\"total\":3}",
-        Cli.stats(6, 2, 0, 1, 2, 4));
+        Cli.stats(7, 2, 0, 1, 2, 5));
     // in the order the partitions' records came: by partition and offset here
     List<String> lines = Files.readAllLines(rejected, StandardCharsets.UTF_8).stream().sorted().toList();
     String source = "\"source\":\"" + uri(topic) + "\"";
-    assertThat(lines).hasSize(4);
+    assertThat(lines).hasSize(5);
     assertThat(lines.get(0)).startsWith("{" + source + ",\"partition\":0,\"offset\":1,\"reason\":\"");
-    assertThat(lines.get(1)).startsWith("{" + source + ",\"partition\":1,\"offset\":0,\"reason\":\"");
-    assertThat(lines.get(1)).contains("\"reason\":\"the value is not UTF-8 text (0xff at byte 7 of the value)\"");
-    assertThat(lines.get(2)).isEqualTo("{" + source + ",\"partition\":1,\"offset\":1,\"reason\":\"the record has no value\","
+    // a compressed value is named as such, as by every Kafka reader
+    assertThat(lines.get(1)).startsWith("{" + source + ",\"partition\":0,\"offset\":2,\"reason\":\"the value is not"
+        + " UTF-8 text: it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8 text: decompress it first,"
+        + " e.g. with gzip -dc\"");
+    assertThat(lines.get(2)).startsWith("{" + source + ",\"partition\":1,\"offset\":0,\"reason\":\"");
+    assertThat(lines.get(2)).contains("\"reason\":\"the value is not UTF-8 text (0xff at byte 7 of the value)\"");
+    assertThat(lines.get(3)).isEqualTo("{" + source + ",\"partition\":1,\"offset\":1,\"reason\":\"the record has no value\","
         + "\"text\":\"\"}");
-    assertThat(lines.get(3)).startsWith("{" + source + ",\"partition\":1,\"offset\":2,\"field\":\"ts\",\"reason\":\"");
+    assertThat(lines.get(4)).startsWith("{" + source + ",\"partition\":1,\"offset\":2,\"field\":\"ts\",\"reason\":\"");
     assertThat(run.err()).contains("eventtime: rejected offset 1 of partition 0 of " + uri(topic));
   }
 

@@ -3,6 +3,7 @@ package io.eventtime.cli.plan;
 import io.eventtime.core.RecentKeys;
 import io.eventtime.core.ndjson.FieldReader;
 import io.eventtime.core.ndjson.MalformedLineException;
+import io.eventtime.core.ndjson.TextEncoding;
 import io.eventtime.core.ndjson.Utf8Lines;
 
 /**
@@ -79,6 +80,12 @@ public final class PlanRows {
 
   private Outcome malformed(byte[] buf, int off, int len, MalformedLineException e) {
     if (e.field() == null) {
+      // a Kafka value is read on its own: another encoding or a compression shows in its first bytes, as
+      // the other Kafka readers name it (a file's are looked at once, at its start)
+      String otherEncoding = unit.equals("line") ? null : TextEncoding.otherEncoding(buf, off, len, unit);
+      if (otherEncoding != null) {
+        return reject(null, otherEncoding, false);
+      }
       try {
         Utf8Lines.decode(buf, off, len, unit);
       } catch (Utf8Lines.NotUtf8 notUtf8) {

@@ -9,6 +9,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,8 +18,8 @@ import java.util.List;
 /**
  * The lines of the source files as one stream, file after file in the order given, as raw
  * UTF-8 bytes (no decoding to strings: the JSON parser reads the bytes). Blank lines are
- * skipped but counted, so line numbers are the file's own. A file that is UTF-16 or UTF-32
- * (told by {@link TextEncoding}) is refused as a whole, once. The first lines can be
+ * skipped but counted, so line numbers are the file's own. A file that is UTF-16, UTF-32 or
+ * compressed (told by {@link TextEncoding}) is refused as a whole, once. The first lines can be
  * {@linkplain #sample sampled} to infer the schema and are then replayed, so the whole stream
  * is still read once. {@linkplain #standardInput Standard input} is one such stream, named
  * {@value #STDIN}, read as its lines come; {@linkplain #follow followed files} another, each file
@@ -184,7 +185,7 @@ public final class LineSource implements LineFeed, Closeable {
           String notUtf8 = TextEncoding.notUtf8(Arrays.copyOfRange(buf, start, Math.min(limit, start + 4)),
               Math.min(limit, start + 4) - start);
           if (notUtf8 != null) {
-            throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + (file == null ? STDIN : file) + ": "
+            throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + (file != null ? file : source) + ": "
                 + notUtf8);
           }
           if (end - start >= 3 && buf[start] == (byte) 0xEF && buf[start + 1] == (byte) 0xBB && buf[start + 2] == (byte) 0xBF) {
@@ -266,6 +267,9 @@ public final class LineSource implements LineFeed, Closeable {
       number = f.startLine() - 1;
       bufStart = f.startByte();
       firstChunk = f.startByte() == 0; // the encoding is told by the file's first bytes
+      if (firstChunk) {
+        refuseIfNotText(f.path());
+      }
       return true;
     }
     if (live != null) {
@@ -291,6 +295,22 @@ public final class LineSource implements LineFeed, Closeable {
     }
     startReading();
     return true;
+  }
+
+  /**
+   * Looks at a followed file's first bytes at once: a compressed file may hold no newline, and its
+   * lines, which wait for theirs, would never be looked at. With fewer than four bytes yet, its first
+   * line is looked at when it is whole.
+   */
+  private void refuseIfNotText(Path file) throws IOException {
+    byte[] head;
+    try (InputStream first = Files.newInputStream(file)) {
+      head = first.readNBytes(4);
+    }
+    String notUtf8 = head.length < 4 ? null : TextEncoding.notUtf8(head, head.length);
+    if (notUtf8 != null) {
+      throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + file + ": " + notUtf8);
+    }
   }
 
   private void startReading() {

@@ -2,6 +2,9 @@ package io.eventtime.cli.source;
 
 import io.eventtime.cli.CliException;
 import io.eventtime.cli.ErrorCode;
+import io.eventtime.core.ndjson.TextEncoding;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -61,7 +64,11 @@ public record SourceFile(String uri, String path, String spool) implements Seria
     return dot > 0 ? base.substring(0, dot) : base;
   }
 
-  /** Refuses a file that is missing, a directory, or unreadable, before any work. */
+  /**
+   * Refuses a file that is missing, a directory, unreadable, or not UTF-8 text by its first bytes
+   * (UTF-16, compressed: {@link TextEncoding}), before any work: on every runner, before any file is
+   * read (a pipe's first bytes are looked at as it is read).
+   */
   public void checkReadable() {
     Path f = file();
     if (!Files.exists(f)) {
@@ -74,6 +81,18 @@ public record SourceFile(String uri, String path, String spool) implements Seria
     }
     if (!Files.isReadable(f)) {
       throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + uri + ": permission denied");
+    }
+    if (Files.isRegularFile(f)) {
+      String notUtf8;
+      try (InputStream in = Files.newInputStream(f)) {
+        byte[] head = in.readNBytes(4);
+        notUtf8 = TextEncoding.notUtf8(head, head.length);
+      } catch (IOException e) {
+        throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + this + ": " + e.getMessage(), e);
+      }
+      if (notUtf8 != null) {
+        throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + this + ": " + notUtf8);
+      }
     }
   }
 

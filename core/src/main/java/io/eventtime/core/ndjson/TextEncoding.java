@@ -2,7 +2,6 @@ package io.eventtime.core.ndjson;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.util.Map;
 
 /**
  * Tells a file that is not UTF-8 by its first bytes, so that a reader can say so once instead
@@ -13,6 +12,36 @@ import java.util.Map;
  * starts a line of JSON.
  */
 public final class TextEncoding {
+  /** The compression formats told by their magic bytes, with the command that writes the text out. */
+  private enum Compression {
+    GZIP("gzip", "gzip -dc", 0x1F, 0x8B, -1, -1),
+    BZIP2("bzip2", "bzip2 -dc", 'B', 'Z', 'h', -1),
+    XZ("xz", "xz -dc", 0xFD, '7', 'z', 'X'),
+    ZSTD("zstd", "zstd -dc", 0x28, 0xB5, 0x2F, 0xFD),
+    ZIP("zip", "unzip -p", 'P', 'K', 3, 4);
+
+    final String format;
+    final String decompress;
+    /** The first bytes, -1 where any byte will do (bzip2's fourth is checked apart). */
+    private final int[] magic;
+
+    Compression(String format, String decompress, int... magic) {
+      this.format = format;
+      this.decompress = decompress;
+      this.magic = magic;
+    }
+
+    boolean startsWith(int... head) {
+      for (int i = 0; i < magic.length; i++) {
+        if (magic[i] >= 0 && head[i] != magic[i]) {
+          return false;
+        }
+      }
+      // bzip2's fourth byte is its block size, '1' to '9': "BZh" alone could start a line of text
+      return this != BZIP2 || (head[3] >= '1' && head[3] <= '9');
+    }
+  }
+
   private TextEncoding() {}
 
   /**
@@ -24,10 +53,11 @@ public final class TextEncoding {
     int b1 = len > 1 ? head[1] & 0xFF : -1;
     int b2 = len > 2 ? head[2] & 0xFF : -1;
     int b3 = len > 3 ? head[3] & 0xFF : -1;
-    String compressed = compression(b0, b1, b2, b3);
-    if (compressed != null) {
-      return "it is " + compressed + "-compressed (it starts with " + compressed + "'s magic bytes), not UTF-8 text:"
-          + " decompress it first, e.g. " + DECOMPRESS.get(compressed);
+    for (Compression c : Compression.values()) {
+      if (c.startsWith(b0, b1, b2, b3)) {
+        return "it is " + c.format + "-compressed (it starts with " + c.format + "'s magic bytes), not UTF-8 text:"
+            + " decompress it first, e.g. with " + c.decompress;
+      }
     }
     if (b0 == 0 && b1 == 0 && b2 == 0xFE && b3 == 0xFF) {
       return reason("UTF-32BE", true);
@@ -57,6 +87,17 @@ public final class TextEncoding {
   }
 
   /**
+   * For a value read on its own (a Kafka record's): {@code the value is not UTF-8 text: it is
+   * UTF-16LE text ...} when its first bytes show another encoding or a compression, else null (its
+   * bytes may still not be UTF-8: {@link Utf8Lines} tells which).
+   */
+  public static String otherEncoding(byte[] bytes, int off, int len, String unit) {
+    byte[] head = java.util.Arrays.copyOfRange(bytes, off, off + Math.min(4, len));
+    String other = notUtf8(head, head.length);
+    return other == null ? null : "the " + unit + " is not UTF-8 text: " + other;
+  }
+
+  /**
    * Looks at the first bytes of {@code in} without consuming them and, when they are not UTF-8,
    * closes it and throws an {@link IOException} whose message is the {@link #notUtf8} reason.
    */
@@ -69,30 +110,6 @@ public final class TextEncoding {
       in.close();
       throw new IOException(notUtf8);
     }
-  }
-
-  /** How each compression format {@link #compression} tells is undone. */
-  private static final Map<String, String> DECOMPRESS = Map.of("gzip", "gzip -d", "bzip2", "bzip2 -d", "xz", "xz -d",
-      "zstd", "zstd -d", "zip", "unzip");
-
-  /** The compression format whose magic bytes a file starts with, or null. */
-  private static String compression(int b0, int b1, int b2, int b3) {
-    if (b0 == 0x1F && b1 == 0x8B) {
-      return "gzip";
-    }
-    if (b0 == 'B' && b1 == 'Z' && b2 == 'h' && b3 >= '1' && b3 <= '9') {
-      return "bzip2";
-    }
-    if (b0 == 0xFD && b1 == '7' && b2 == 'z' && b3 == 'X') {
-      return "xz";
-    }
-    if (b0 == 0x28 && b1 == 0xB5 && b2 == 0x2F && b3 == 0xFD) {
-      return "zstd";
-    }
-    if (b0 == 'P' && b1 == 'K' && b2 == 3 && b3 == 4) {
-      return "zip";
-    }
-    return null;
   }
 
   private static String reason(String encoding, boolean byteOrderMark) {

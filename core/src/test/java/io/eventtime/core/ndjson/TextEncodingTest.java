@@ -40,19 +40,19 @@ class TextEncodingTest {
       out.write(LINE.getBytes(StandardCharsets.UTF_8));
     }
     assertThat(of(gz.toByteArray())).isEqualTo("it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8"
-        + " text: decompress it first, e.g. gzip -d");
+        + " text: decompress it first, e.g. with gzip -dc");
     ByteArrayOutputStream zip = new ByteArrayOutputStream();
     try (ZipOutputStream out = new ZipOutputStream(zip)) {
       out.putNextEntry(new ZipEntry("events.ndjson"));
       out.write(LINE.getBytes(StandardCharsets.UTF_8));
     }
     assertThat(of(zip.toByteArray())).isEqualTo("it is zip-compressed (it starts with zip's magic bytes), not UTF-8"
-        + " text: decompress it first, e.g. unzip");
+        + " text: decompress it first, e.g. with unzip -p");
     // the formats' headers as their tools write them (bzip2 -9, xz, zstd)
-    assertThat(of(new byte[] {'B', 'Z', 'h', '9', 0x31, 0x41})).startsWith("it is bzip2-compressed").endsWith("bzip2 -d");
-    assertThat(of(new byte[] {(byte) 0xFD, '7', 'z', 'X', 'Z', 0})).startsWith("it is xz-compressed").endsWith("xz -d");
+    assertThat(of(new byte[] {'B', 'Z', 'h', '9', 0x31, 0x41})).startsWith("it is bzip2-compressed").endsWith("bzip2 -dc");
+    assertThat(of(new byte[] {(byte) 0xFD, '7', 'z', 'X', 'Z', 0})).startsWith("it is xz-compressed").endsWith("xz -dc");
     assertThat(of(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD})).startsWith("it is zstd-compressed")
-        .endsWith("zstd -d");
+        .endsWith("zstd -dc");
   }
 
   @Test

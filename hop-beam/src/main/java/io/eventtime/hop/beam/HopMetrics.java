@@ -64,19 +64,25 @@ public final class HopMetrics {
     return counts;
   }
 
+  /** The kind of count a counter's namespace names ({@link Kind#namespace}), or null for another's counter. */
+  static Kind kindOf(String namespace) {
+    if (!namespace.startsWith(NAMESPACE_PREFIX)) {
+      return null;
+    }
+    try {
+      return Kind.valueOf(namespace.substring(NAMESPACE_PREFIX.length()).toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException notOurs) {
+      return null;
+    }
+  }
+
   /** The counts of the translation's own steps. */
   static Map<String, Map<Kind, Long>> read(PipelineResult result) {
     Map<String, Map<Kind, Long>> counts = new LinkedHashMap<>();
     MetricQueryResults q = result.metrics().queryMetrics(MetricsFilter.builder().build());
     for (MetricResult<Long> c : q.getCounters()) {
-      String namespace = c.getName().getNamespace();
-      if (!namespace.startsWith(NAMESPACE_PREFIX)) {
-        continue;
-      }
-      Kind kind;
-      try {
-        kind = Kind.valueOf(namespace.substring(NAMESPACE_PREFIX.length()).toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException notOurs) {
+      Kind kind = kindOf(c.getName().getNamespace());
+      if (kind == null) {
         continue;
       }
       Long value;

@@ -18,7 +18,12 @@ class HopMetricsTest {
       Locale.setDefault(Locale.forLanguageTag("tr-TR"));
       assertThat(HopMetrics.Kind.INPUT.namespace()).endsWith(".input");
       assertThat(HopMetrics.Kind.WRITTEN.namespace()).endsWith(".written");
-      assertThat(HopMetrics.Kind.REJECTED.namespace()).endsWith(".rejected");
+      for (HopMetrics.Kind kind : HopMetrics.Kind.values()) {
+        assertThat(HopMetrics.kindOf(kind.namespace())).isEqualTo(kind);
+        // as a worker in another locale names it
+        assertThat(HopMetrics.kindOf(HopMetrics.NAMESPACE_PREFIX + kind.name().toLowerCase(Locale.ENGLISH))).isEqualTo(kind);
+      }
+      assertThat(HopMetrics.kindOf("someone.else")).isNull();
     } finally {
       Locale.setDefault(before);
     }

@@ -78,9 +78,9 @@ public final class KafkaRecords {
 
   /** The bytes as text, refused by the core's rules when they are not UTF-8 (another encoding named when it shows). */
   static String text(byte[] bytes, String unit) throws NotText {
-    String otherEncoding = TextEncoding.notUtf8(bytes, bytes.length);
+    String otherEncoding = TextEncoding.otherEncoding(bytes, 0, bytes.length, unit);
     if (otherEncoding != null) {
-      throw new NotText("the " + unit + " is not UTF-8 text: " + otherEncoding);
+      throw new NotText(otherEncoding);
     }
     try {
       return Utf8Lines.decode(bytes, 0, bytes.length, unit);
