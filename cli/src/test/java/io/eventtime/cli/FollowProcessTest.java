@@ -240,6 +240,19 @@ class FollowProcessTest {
     assertThat(run.status()).isEqualTo(1);
   }
 
+  /** Without a state no later run reads a last line that waits for its newline: the run tells it. */
+  @Test
+  void aLastLineWithoutItsNewlineIsToldWhenNoStateKeepsIt() throws IOException {
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path a = in.resolve("a.ndjson");
+    append(a, lines(row("a", T0 + 1_000, 1)) + "{\"k\":\"a\",");
+    Cli run = Cli.run("--from", "file://" + in + "/*.ndjson", "--follow", "--until", "idle=1 SECOND", "--table", "t",
+        "--infer-rows", "1", SQL);
+    assertThat(run.out()).containsExactly(window("a", "10:00:00", 1, 1), Cli.stats(1, 1, 0, 1, 1, 0));
+    assertThat(run.err()).contains("eventtime: not read: the last 9 bytes of " + a + ", after its last whole line (a line"
+        + " is read once its newline is written; with --state the next run reads them then)");
+  }
+
   @Test
   void badCombinationsAreRefusedBeforeTheRun() throws IOException {
     Path in = Files.createDirectory(dir.resolve("in"));

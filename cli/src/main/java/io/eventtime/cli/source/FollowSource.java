@@ -115,6 +115,15 @@ public final class FollowSource implements LiveFeed, Closeable {
     start = position;
   }
 
+  /** Once the run has ended: the bytes its last file holds after the last whole line read, or null. */
+  public FollowedFiles.Unread unreadAtStop() {
+    try {
+      return files.unreadAtStop();
+    } catch (IOException e) {
+      return null; // the file is gone: nothing is left to tell of
+    }
+  }
+
   /** Ends the reading at its next wait (from any thread): what a stop signal does. */
   public void stop() {
     stopped = true;

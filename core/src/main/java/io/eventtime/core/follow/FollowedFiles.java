@@ -139,6 +139,25 @@ public final class FollowedFiles implements Closeable {
     return null;
   }
 
+  /** The bytes a stopped reading left in its last file after the last whole line it handed on. */
+  public record Unread(Path file, long bytes) {}
+
+  /**
+   * Once the reading has ended: what its last file holds after the last whole line handed on (a
+   * line whose newline is not written yet, or lines written after the stop), or null when nothing.
+   * A run that goes on from a stored position reads it then; a run without one never does, so it
+   * tells it.
+   */
+  public Unread unreadAtStop() throws IOException {
+    Path file = current != null ? current.path() : lastRead;
+    long handedOn = current != null ? current.position() : lastReadSize;
+    if (file == null || !Files.exists(file)) {
+      return null;
+    }
+    long left = Files.size(file) - handedOn;
+    return left > 0 ? new Unread(file, left) : null;
+  }
+
   /**
    * Lists the files in name order, a writer's temporary ones ({@code .name}) left out, checking
    * what may not happen: a file landing before the one being read in name order, the last

@@ -54,6 +54,25 @@ class FollowedFilesTest {
   }
 
   @Test
+  void aStoppedReadingTellsTheBytesLeftAfterItsLastWholeLine() throws IOException {
+    append("a.ndjson", "1\n");
+    append("b.ndjson", "2\n3");
+    FollowedFiles files = follow("*.ndjson").endWhenIdleFor(200);
+    StringBuilder read = new StringBuilder();
+    for (FollowedFile f; (f = files.next()) != null; ) {
+      read.append(rest(f));
+    }
+    assertThat(read).hasToString("1\n2\n");
+    assertThat(files.unreadAtStop()).isEqualTo(new FollowedFiles.Unread(dir.resolve("b.ndjson"), 1));
+    append("b.ndjson", "\n");
+    FollowedFiles again = follow("*.ndjson").endWhenIdleFor(200);
+    for (FollowedFile f; (f = again.next()) != null; ) {
+      rest(f);
+    }
+    assertThat(again.unreadAtStop()).isNull();
+  }
+
+  @Test
   void readsTheFilesInNameOrderWhateverOrderTheListingGivesLeavingOutTemporaryOnes() throws IOException {
     append("a.ndjson", "1\n");
     append("b.ndjson", "2\n");

@@ -116,6 +116,20 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
   private static final String ON_HOPS_BEAM_ENGINES =
       BaseMessages.getString(PKG, "EventFileInput.Problem.OnHopsBeamEngines");
 
+  /** The bytes the following left after its last whole line: read by a run that goes on from a state, else by none. */
+  private void tellUnread() {
+    FollowedFiles.Unread unread;
+    try {
+      unread = data.followed.unreadAtStop();
+    } catch (IOException e) {
+      return; // the file is gone: nothing is left to tell of
+    }
+    if (unread != null) {
+      logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.NotRead", String.valueOf(unread.bytes()),
+          unread.file().toString()));
+    }
+  }
+
   @Override
   public boolean processRow() throws HopException {
     Engines.refuseHopsOwnBeamEngines(this, data, ON_HOPS_BEAM_ENGINES);
@@ -134,6 +148,7 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     if (record == null) {
       if (data.settings.follow) {
         logBasic(BaseMessages.getString(PKG, "EventFileInput.Log.FollowEnded", getLinesInput()));
+        tellUnread();
       }
       setOutputDone(); // in follow mode too: the transforms after it see the end of the input
       return false;

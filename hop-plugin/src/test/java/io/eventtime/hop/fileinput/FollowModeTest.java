@@ -137,6 +137,21 @@ class FollowModeTest {
   }
 
   @Test
+  void aLastLineWithoutItsNewlineIsToldAtTheStop() throws Exception {
+    Path in = Files.createDirectory(dir.resolve("in"));
+    Path a = in.resolve("a.ndjson");
+    append(a, row("ann", T0 + 1_000, 1) + "{\"user\":");
+    EventFileInputMeta read = input(true);
+    read.setFollowIdleStop("1 SECOND");
+    LocalRun run = pipeline(read).logLevel(LogLevel.BASIC);
+    LocalRun.Started started = run.start("out");
+    started.result().pipeline().waitUntilFinished();
+    assertThat(started.result().errors()).isZero();
+    assertThat(String.join("\n", run.messages(LogLevel.BASIC))).contains("Not read: the last 8 bytes of " + a
+        + ", after its last whole line");
+  }
+
+  @Test
   void aPlainStopEndsTheFollowingAtOnce() throws Exception {
     Path in = Files.createDirectory(dir.resolve("in"));
     append(in.resolve("a.ndjson"), row("ann", T0 + 1_000, 1) + row("ann", T0 + 11_000, 2));
