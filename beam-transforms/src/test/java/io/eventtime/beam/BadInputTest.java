@@ -196,12 +196,18 @@ class BadInputTest {
             + " UTF-8: convert it first, e.g. iconv -f UTF-16LE -t UTF-8");
   }
 
-  @Test
-  void aCompressedFileIsRefusedAsAWhole() throws IOException {
-    Path file = dir.resolve("events.ndjson.gz");
+  /** A gzip file of one line, as {@code gzip} writes it. */
+  private Path gzipped(String name) throws IOException {
+    Path file = dir.resolve(name);
     try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
       out.write("{\"t\":\"2026-03-01 00:00:10\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+    return file;
+  }
+
+  @Test
+  void aCompressedFileIsRefusedAsAWhole() throws IOException {
+    Path file = gzipped("events.ndjson.gz");
     assertThatThrownBy(() -> pipeline().apply(NdjsonIO.read(file.toString())))
         .hasMessage("cannot read " + file + ": it is gzip-compressed (it starts with gzip's magic bytes), not UTF-8"
             + " text: decompress it first, e.g. with gzip -dc");
@@ -210,10 +216,7 @@ class BadInputTest {
   /** With a schema given, no file is sampled when the pipeline is built: the worker that reads it names it. */
   @Test
   void aCompressedFileReadWithAGivenSchemaFailsTheRunNamingIt() throws IOException {
-    Path file = dir.resolve("events.ndjson.gz");
-    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
-      out.write("{\"t\":\"2026-03-01 00:00:10\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
+    Path file = gzipped("events.ndjson.gz");
     Pipeline p = pipeline();
     p.apply(NdjsonIO.read(file.toString()).withSchema(Schema.builder().addNullableField("t", FieldType.STRING).build()));
     assertThatThrownBy(p::run).hasMessageContaining("cannot read " + file + ": it is gzip-compressed (it starts"
