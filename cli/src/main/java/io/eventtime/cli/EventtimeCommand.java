@@ -20,7 +20,6 @@ import io.eventtime.core.DurationText;
 import io.eventtime.core.LatePolicy;
 import io.eventtime.core.OpenState;
 import io.eventtime.core.TimeRange;
-import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.state.CommittedOutputs;
 import io.eventtime.core.state.StateException;
 import io.eventtime.core.state.StateSource;
@@ -439,13 +438,8 @@ public final class EventtimeCommand implements Callable<Integer> {
       QueryPlan plan = SqlPlanner.bind(parsed, tableName, inferSchema(source.sample(sample), file.path(), false));
       RunSettings settings = new RunSettings(delay, policy, late, rejected, this.files, err);
       if (stateDir == null) {
+        source.readToTheEndAtStop();
         runLiveWithoutState(plan, settings, source, rows);
-        // with a state the next run reads them; without one, no run will, so they are told
-        FollowedFiles.Unread unread = source.unreadAtStop();
-        if (unread != null) {
-          err.println("eventtime: not read: the last " + unread.bytes() + " bytes of " + unread.file() + ", after its last"
-              + " whole line (a line is read once its newline is written; with --state the next run reads them then)");
-        }
       } else {
         runLiveWithState(plan, settings, source, rows, stateDir, StateSource.of("files", "from", file.uri()),
             start -> {

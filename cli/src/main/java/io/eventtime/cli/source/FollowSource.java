@@ -24,6 +24,7 @@ public final class FollowSource implements LiveFeed, Closeable {
   private final String uri;
   private final Path path;
   private volatile boolean stopped;
+  private boolean readsToTheEnd;
   private long idleMillis;
   private FollowedFiles files;
   private LineSource lines;
@@ -57,6 +58,9 @@ public final class FollowSource implements LiveFeed, Closeable {
     files = new FollowedFiles(FileListing.of(path), () -> stopped);
     if (idleMillis > 0) {
       files.endWhenIdleFor(idleMillis);
+    }
+    if (readsToTheEnd) {
+      files.readToTheEndAtStop();
     }
     if (resume != null) {
       files.resumeAt(Path.of(resume.file()), resume.line(), resume.byteOffset());
@@ -115,13 +119,13 @@ public final class FollowSource implements LiveFeed, Closeable {
     start = position;
   }
 
-  /** Once the run has ended: the bytes its last file holds after the last whole line read, or null. */
-  public FollowedFiles.Unread unreadAtStop() {
-    try {
-      return files.unreadAtStop();
-    } catch (IOException e) {
-      return null; // the file is gone: nothing is left to tell of
-    }
+  /**
+   * At the stop, reads the last file as it is, a last line without its newline too (a run without
+   * a state: no later run goes on from where it stopped, so it reads what a file run would).
+   */
+  public void readToTheEndAtStop() {
+    readsToTheEnd = true;
+    files.readToTheEndAtStop();
   }
 
   /** Ends the reading at its next wait (from any thread): what a stop signal does. */

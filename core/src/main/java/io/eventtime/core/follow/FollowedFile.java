@@ -15,7 +15,8 @@ import java.util.Objects;
 /**
  * One file of {@link FollowedFiles}, as a stream of its whole lines: {@link #read} waits at the
  * end of the file for more, and ends once a later file has landed (the rest read, a last line
- * without a newline too) or the reading stops (a last line without its newline left unread).
+ * without a newline too) or the reading stops (a last line without its newline left unread, or
+ * read too when the reading {@linkplain FollowedFiles#readToTheEndAtStop reads to the end at the stop}).
  * {@link #available} tells the whole lines at hand now, so a reader hands on what it has before
  * it waits.
  */
@@ -129,8 +130,18 @@ public final class FollowedFile extends InputStream {
         continue;
       }
       if (owner.shouldStop()) {
-        ended = true; // a line without its newline stays unread: its rest may still come
-        return -1;
+        ended = true;
+        if (owner.readsToTheEndAtStop()) {
+          // what the file holds now, its last line without a newline too; nothing written after
+          long size = channel.size();
+          boolean more = true;
+          while (more && readTo < size) {
+            more = fill();
+          }
+          handLimit = bufLimit;
+          continue;
+        }
+        return -1; // a line without its newline stays unread: its rest may still come
       }
       owner.pause();
     }

@@ -21,14 +21,16 @@ import java.util.function.BooleanSupplier;
  * appends to the last file only) or once the reading is stopped.
  *
  * <p>What is not the file's whole lines yet (a last line without its newline) is handed on only
- * once its newline is written or a later file lands, so a line is never read half-written. A
+ * once its newline is written or a later file lands, so a line is never read half-written, or at
+ * the stop with {@link #readToTheEndAtStop} (a run that no later run goes on from). A
  * file that shrinks, is replaced or removed while it is read, a finished file that grows, or a
  * new file whose name sorts before the one being read (it could not be read in name order) is an
  * error naming the file.
  *
  * <p>It stops when {@link #stop} is called (from any thread: a stop signal), when the
  * {@code stopWhen} test given is true (a Hop transform's stop), or after {@link #endWhenIdleFor}
- * passes with no new byte. What it had handed on is whole lines, so a stop never cuts a row.
+ * passes with no new byte. What it had handed on is whole lines, so a stop never cuts a row
+ * (unless it reads to the end at the stop: then the last line is read as the file holds it).
  *
  * <pre>{@code
  * FollowedFiles files = new FollowedFiles(FileListing.of(Path.of("in/*.ndjson")), () -> false);
@@ -49,6 +51,7 @@ public final class FollowedFiles implements Closeable {
   private final Object pause = new Object();
   private volatile boolean stopped;
   private long idleNanos;
+  private boolean readsToTheEndAtStop;
   private long lastProgress = System.nanoTime();
 
   private Path resumeFile;
@@ -89,6 +92,20 @@ public final class FollowedFiles implements Closeable {
     }
     this.idleNanos = millis * 1_000_000L;
     return this;
+  }
+
+  /**
+   * At the stop, reads the last file as it is then, a last line without its newline too, as a run
+   * that reads the files to their end would: for a run that keeps no position, which no later run
+   * goes on from. Without it, such a line is left for the run that goes on ({@link #unreadAtStop}).
+   */
+  public FollowedFiles readToTheEndAtStop() {
+    this.readsToTheEndAtStop = true;
+    return this;
+  }
+
+  boolean readsToTheEndAtStop() {
+    return readsToTheEndAtStop;
   }
 
   /** Ends the reading at the next wait (from any thread): what a stop signal does. */

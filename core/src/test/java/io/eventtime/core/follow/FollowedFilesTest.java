@@ -73,6 +73,19 @@ class FollowedFilesTest {
   }
 
   @Test
+  void aReadingToTheEndAtTheStopReadsTheLastLineWithoutItsNewline() throws IOException {
+    append("a.ndjson", "1\n");
+    append("b.ndjson", "2\n3");
+    FollowedFiles files = follow("*.ndjson").endWhenIdleFor(200).readToTheEndAtStop();
+    StringBuilder read = new StringBuilder();
+    for (FollowedFile f; (f = files.next()) != null; ) {
+      read.append(rest(f));
+    }
+    assertThat(read).hasToString("1\n2\n3");
+    assertThat(files.unreadAtStop()).isNull();
+  }
+
+  @Test
   void readsTheFilesInNameOrderWhateverOrderTheListingGivesLeavingOutTemporaryOnes() throws IOException {
     append("a.ndjson", "1\n");
     append("b.ndjson", "2\n");

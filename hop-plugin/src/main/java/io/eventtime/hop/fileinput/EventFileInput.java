@@ -79,6 +79,10 @@ public class EventFileInput extends BaseTransform<EventFileInputMeta, EventFileI
     if (data.settings.followIdleStopMillis > 0) {
       files.endWhenIdleFor(data.settings.followIdleStopMillis);
     }
+    if (EventFileInputMeta.windowsWithAState(getPipelineMeta(), getTransformMeta(), this).isEmpty()) {
+      // no run goes on from where this one stops: at the stop it reads what a run without follow would
+      files.readToTheEndAtStop();
+    }
     return files;
   }
 

@@ -213,6 +213,17 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
   }
 
   /**
+   * The Event Time Windows after this input that keep a state folder: a followed run with one goes
+   * on next time where this one stopped; without one, no run does.
+   */
+  static List<String> windowsWithAState(PipelineMeta pipelineMeta, TransformMeta transformMeta, IVariables variables) {
+    return PipelineGraph.downstream(pipelineMeta, transformMeta).stream()
+        .filter(t -> t.getTransform() instanceof EventTimeWindowMeta w
+            && Settings.resolve(variables, w.getStateFolder()) != null)
+        .map(TransformMeta::getName).toList();
+  }
+
+  /**
    * Follow mode with a state folder on an Event Time Window after this transform: the window's
    * state stores where the following goes on (the file and line of the last row it took in), so
    * there must be one such window, the rows must carry their file and line (File name field and
@@ -224,10 +235,7 @@ public class EventFileInputMeta extends BaseTransformMeta<EventFileInput, EventF
     if (!follow || pipelineMeta == null) {
       return;
     }
-    List<String> windows = PipelineGraph.downstream(pipelineMeta, transformMeta).stream()
-        .filter(t -> t.getTransform() instanceof EventTimeWindowMeta w
-            && Settings.resolve(variables, w.getStateFolder()) != null)
-        .map(TransformMeta::getName).toList();
+    List<String> windows = windowsWithAState(pipelineMeta, transformMeta, variables);
     if (windows.size() > 1) {
       problems.add(BaseMessages.getString(PKG, "EventFileInputMeta.Problem.FollowTwoStates", String.join(", ", windows)));
     } else if (windows.size() == 1) {
