@@ -99,17 +99,17 @@ final class ParsedLines implements AutoCloseable {
       return true;
     }
 
-    private Batch parse(PlanRows rows, Object[] row) {
+    private Batch parse(PlanRows rows) {
       RowConverter converter = rows.converter();
       try {
-        parseLines(rows, converter, row);
+        parseLines(rows, converter);
       } finally {
         rows.endLines();
       }
       return this;
     }
 
-    private void parseLines(PlanRows rows, RowConverter converter, Object[] row) {
+    private void parseLines(PlanRows rows, RowConverter converter) {
       for (int i = 0; i < size; i++) {
         if (!hasValue[i]) {
           outcomes[i] = PlanRows.Outcome.REJECTED;
@@ -129,8 +129,7 @@ final class ParsedLines implements AutoCloseable {
           Object[] values = rows.row();
           times[i] = rows.eventTime();
           keys[i] = converter.key(values);
-          converter.aggregateInputs(values, row);
-          System.arraycopy(row, 0, inputs, i * width, width);
+          converter.aggregateInputs(values, inputs, i * width);
         }
       }
     }
@@ -249,8 +248,7 @@ final class ParsedLines implements AutoCloseable {
   }
 
   private void submit(Batch batch) throws InterruptedException {
-    Object[] row = new Object[batch.width];
-    FutureTask<Batch> parse = new FutureTask<>(() -> batch.parse(planRows.get(), row));
+    FutureTask<Batch> parse = new FutureTask<>(() -> batch.parse(planRows.get()));
     inFlight.put(parse);
     parsers.execute(parse);
   }

@@ -113,10 +113,10 @@ public final class RowConverter {
     return recentKeys.of(keyValues);
   }
 
-  /** Writes into {@code inputs} the value each aggregate takes from a converted row. */
-  public void aggregateInputs(Object[] row, Object[] inputs) {
+  /** Writes into {@code inputs} from {@code at} on the value each aggregate takes from a converted row. */
+  public void aggregateInputs(Object[] row, Object[] inputs, int at) {
     for (int i = 0; i < aggregateInputs.length; i++) {
-      inputs[i] = aggregateInputs[i] < 0 ? null : row[aggregateInputs[i]];
+      inputs[at + i] = aggregateInputs[i] < 0 ? null : row[aggregateInputs[i]];
     }
   }
 }

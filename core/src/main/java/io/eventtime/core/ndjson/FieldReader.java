@@ -3,8 +3,10 @@ package io.eventtime.core.ndjson;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -44,6 +46,9 @@ public final class FieldReader {
     }
   };
 
+  /** Fields guessed by position, at most: a line of more is read without a guess past them. */
+  private static final int MOST_GUESSED = 64;
+
   private final String[] names;
   private final int width;
   /** The parser of {@link #readNext}, over {@code runBuf[runBase, runEnd)}; null when none is open. */
@@ -53,6 +58,13 @@ public final class FieldReader {
   private int runEnd;
   /** Where the line after the last one the run read starts: only that line goes on with the run. */
   private int runNext;
+  /**
+   * The run's guess of each field's name by its position, from the lines before, and its slot
+   * (-1: not wanted): the lines of a stream mostly name the same fields in the same order, and
+   * Jackson matches an expected name by its bytes, without looking the name up.
+   */
+  private SerializedString[] namesAt = new SerializedString[8];
+  private int[] slotsAt = new int[8];
 
   public FieldReader(List<String> fields) {
     this.width = fields.size();
@@ -142,8 +154,21 @@ public final class FieldReader {
         return false;
       }
       JsonToken t;
-      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        int slot = slotOf(p.currentName());
+      for (int at = 0; ; at++) {
+        int slot;
+        if (at < namesAt.length && namesAt[at] != null) {
+          if (p.nextFieldName(namesAt[at])) {
+            slot = slotsAt[at];
+          } else if ((t = p.currentToken()) == JsonToken.FIELD_NAME) {
+            slot = nameAt(at, p.currentName());
+          } else {
+            break;
+          }
+        } else if ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+          slot = nameAt(at, p.currentName());
+        } else {
+          break;
+        }
         JsonToken value = p.nextToken();
         if (slot < 0) {
           p.skipChildren();
@@ -170,6 +195,20 @@ public final class FieldReader {
     } catch (IOException e) {
       return false; // malformed, a bad value: read() says why
     }
+  }
+
+  /** Remembers {@code name} as the run's guess for the field at position {@code at}; returns its slot. */
+  private int nameAt(int at, String name) {
+    int slot = slotOf(name);
+    if (at < MOST_GUESSED) {
+      if (at >= namesAt.length) {
+        namesAt = Arrays.copyOf(namesAt, Math.min(MOST_GUESSED, 2 * at));
+        slotsAt = Arrays.copyOf(slotsAt, namesAt.length);
+      }
+      namesAt[at] = new SerializedString(name);
+      slotsAt[at] = slot;
+    }
+    return slot;
   }
 
   /** The four bytes JSON allows between tokens. */

@@ -150,8 +150,10 @@ class FieldReaderNextTest {
 
   private static String object(Random random) {
     List<String> fields = new ArrayList<>();
-    fields.add("\"merchant\":" + pick(random, "\"m" + random.nextInt(50) + "\"", "\"caf\u00e9\"", "\"a\\\"b\\n\"",
-        "null", "7", "true", "{\"x\":[1,{\"y\":2}]}"));
+    // a name written with an escape is the same name: readNext guesses names by their bytes
+    String merchant = random.nextInt(15) == 0 ? "\"merch\\u0061nt\":" : "\"merchant\":";
+    fields.add(merchant + pick(random, "\"m" + random.nextInt(50) + "\"", "\"caf\u00e9\"", "\"a\\\"b\\n\"", "null",
+        "7", "true", "{\"x\":[1,{\"y\":2}]}"));
     fields.add("\"amount\":" + pick(random, String.valueOf(random.nextInt(1000) - 500), "2.5", "-0.0", "1e3",
         String.valueOf(Long.MAX_VALUE), "\"12\"", "[1,2]", "false"));
     fields.add("\"event_time\":\"2026-07-18 10:00:" + (10 + random.nextInt(50)) + "\"");
@@ -161,7 +163,13 @@ class FieldReaderNextTest {
     if (random.nextInt(3) == 0) {
       fields.add("\"tags\":" + pick(random, "[\"a\",\"b\"]", "{}", "[]", "\"t\""));
     }
-    java.util.Collections.shuffle(fields, random);
+    if (random.nextInt(30) == 0) {
+      fields.add("\"amount\":1");
+    }
+    if (random.nextBoolean()) {
+      // else the fields come in the same order as on most lines, the order readNext guesses
+      java.util.Collections.shuffle(fields, random);
+    }
     return "{" + String.join(pick(random, ",", ", ", " ,\t"), fields) + "}";
   }
 
