@@ -57,8 +57,9 @@ public final class ResultWriter {
   private long windows;
   private long lastStart = Long.MIN_VALUE;
   private long lastEnd = Long.MIN_VALUE;
-  private String startText;
-  private String endText;
+  /** The window bounds of the rows being written, as their JSON strings: a window's rows come together. */
+  private byte[] startJson;
+  private byte[] endJson;
 
   public ResultWriter(OutputStream out, QueryPlan plan) {
     this(out, out, "stdout", plan);
@@ -109,8 +110,8 @@ public final class ResultWriter {
       lastStart = r.start();
       lastEnd = r.end();
       // the rows of one window come together: its bounds are formatted once for all its keys
-      startText = TimeText.format(lastStart);
-      endText = TimeText.format(lastEnd);
+      startJson = json(TimeText.format(lastStart));
+      endJson = json(TimeText.format(lastEnd));
     }
     rows++;
     try {
@@ -123,10 +124,10 @@ public final class ResultWriter {
             value(doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
             break;
           case WINDOW_START:
-            value(startText);
+            put(startJson);
             break;
           case WINDOW_END:
-            value(endText);
+            put(endJson);
             break;
           default:
             value(r.values()[c.index()]);
@@ -179,14 +180,26 @@ public final class ResultWriter {
     } else if (v == null) {
       put(NULL);
     } else {
-      JsonValues.write(g, v);
-      g.flush();
-      room(scratch.size());
-      byte[] b = scratch.toByteArray();
-      System.arraycopy(b, 0, buf, used, b.length);
-      used += b.length;
-      scratch.reset();
+      put(byJackson(v));
     }
+  }
+
+  /** The string {@code s} as {@link #value} writes it. */
+  private byte[] json(String s) {
+    try {
+      return plain(s) ? ('"' + s + '"').getBytes(StandardCharsets.US_ASCII) : byJackson(s);
+    } catch (IOException impossible) {
+      throw new UncheckedIOException(impossible); // the generator writes to memory
+    }
+  }
+
+  /** {@code v} as {@link JsonValues#write} writes it. */
+  private byte[] byJackson(Object v) throws IOException {
+    JsonValues.write(g, v);
+    g.flush();
+    byte[] b = scratch.toByteArray();
+    scratch.reset();
+    return b;
   }
 
   /** Whether Jackson writes {@code s} as its characters, one byte each: printable ASCII, no quote, no backslash. */
