@@ -8,6 +8,9 @@ import io.eventtime.core.ndjson.TextEncoding;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -28,6 +31,11 @@ import java.util.List;
  */
 public final class LineSource implements LineFeed, Closeable {
   private static final int BUFFER = 1 << 20;
+  /** Eight bytes of an array as a long, the first the lowest: {@link #indexOfNewline} reads them so. */
+  private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long NEWLINES = '\n' * ONES;
 
   /** A copied line, as sampled, with the byte of its file after it. */
   public record Line(String source, long number, byte[] bytes, long byteEnd) {}
@@ -214,7 +222,17 @@ public final class LineSource implements LineFeed, Closeable {
 
   private int indexOfNewline(int from, int to) {
     byte[] b = buf;
-    for (int i = from; i < to; i++) {
+    int i = from;
+    // eight bytes at a time: a byte of x is zero where b holds '\n', and (x - ONES) & ~x & HIGHS
+    // marks the first such byte (the marks above the first may be wrong, the lowest is not)
+    for (; i + Long.BYTES <= to; i += Long.BYTES) {
+      long x = (long) EIGHT_BYTES.get(b, i) ^ NEWLINES;
+      long zero = (x - ONES) & ~x & HIGHS;
+      if (zero != 0) {
+        return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
       if (b[i] == '\n') {
         return i;
       }
