@@ -55,4 +55,23 @@ class ResultBytesTest {
     assertThat(rows.get(keys.size())).isEqualTo("{\"k\":\"plain\",\"w\":\"2026-07-18 10:02:00\",\"window_end\":"
         + "\"2026-07-18 10:03:00\",\"n\":1,\"lo\":1,\"mean\":1.0,\"last\":\"2026-07-18 10:02:00\",\"none\":2.5}");
   }
+
+  @Test
+  void wholeNumbersOfEveryLengthAreWrittenAsTheirDigits(@TempDir Path dir) throws Exception {
+    List<Long> numbers = new ArrayList<>(List.of(Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 1_000_000_007L));
+    for (long p = 1; p <= Long.MAX_VALUE / 10; p *= 10) {
+      numbers.addAll(List.of(p, 10 * p - 1, -p, 3 * p + 1));
+    }
+    List<String> lines = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < numbers.size(); i++) {
+      lines.add("{\"k\":" + i + ",\"amount\":" + numbers.get(i) + ",\"t\":\"2026-07-18 10:00:00\"}");
+      expected.add("{\"k\":" + i + ",\"lo\":" + numbers.get(i) + "}");
+    }
+    Path file = Cli.write(dir, "events.ndjson", lines.toArray(String[]::new));
+    Cli run = Cli.run("--from", file.toString(), "--table", "events",
+        "SELECT k, min(amount) AS lo FROM events GROUP BY k, TUMBLE(t, INTERVAL 1 MINUTE)");
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.rows()).containsExactlyInAnyOrderElementsOf(expected);
+  }
 }
