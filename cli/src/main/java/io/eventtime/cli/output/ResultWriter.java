@@ -7,7 +7,6 @@ import io.eventtime.cli.plan.Condition;
 import io.eventtime.cli.plan.OutputColumn;
 import io.eventtime.cli.plan.QueryPlan;
 import io.eventtime.core.AggregateKind;
-import io.eventtime.core.AggregateSpec;
 import io.eventtime.core.Aggregates;
 import io.eventtime.core.Stats;
 import io.eventtime.core.TimeText;
@@ -45,12 +44,15 @@ public final class ResultWriter {
   private final JsonGenerator g;
   /** Per output column, what comes before its value: {@code {"name":} or {@code ,"name":}. */
   private final byte[][] prefixes;
-  private final List<OutputColumn> outputs;
+  /** Per output column, its kind and its index among the keys or the aggregates: read on every row. */
+  private final OutputColumn.Kind[] kinds;
+  private final int[] indexes;
   private final Condition having;
   private final int keyCount;
   private final Object[] havingRow;
-  /** The sums of whole-number columns: their results must be whole numbers too. */
-  private final List<String> wholeSums;
+  /** The sums of whole-number columns, by aggregate index, and their names: their results must be whole numbers too. */
+  private final int[] wholeSums;
+  private final String[] wholeSumNames;
   /** Which keys are of DOUBLE columns: a key holds 1.0 as 1 (a number is a number), printed 1.0 there. */
   private final boolean[] doubleKeys;
   private long rows;
@@ -74,10 +76,14 @@ public final class ResultWriter {
     this.statsOut = stats;
     this.rowsTarget = rowsTarget;
     this.g = JsonLines.generator(scratch);
-    this.outputs = plan.outputs();
+    List<OutputColumn> outputs = plan.outputs();
     this.prefixes = new byte[outputs.size()][];
+    this.kinds = new OutputColumn.Kind[outputs.size()];
+    this.indexes = new int[outputs.size()];
     for (int i = 0; i < outputs.size(); i++) {
       prefixes[i] = prefix(outputs.get(i).name(), i == 0);
+      kinds[i] = outputs.get(i).kind();
+      indexes[i] = outputs.get(i).index();
     }
     this.having = plan.having();
     this.keyCount = plan.keyInputs().size();
@@ -86,20 +92,23 @@ public final class ResultWriter {
     for (int i = 0; i < keyCount; i++) {
       doubleKeys[i] = plan.inputs().get(plan.keyInputs().get(i)).type() == ValueType.DOUBLE;
     }
-    this.wholeSums = new ArrayList<>();
+    List<Integer> whole = new ArrayList<>();
     for (int i = 0; i < plan.aggregates().size(); i++) {
-      AggregateSpec a = plan.aggregates().get(i);
-      boolean whole = a.kind() == AggregateKind.SUM
-          && plan.inputs().get(plan.aggregateInputs().get(i)).type() == ValueType.INT64;
-      wholeSums.add(whole ? a.outputName() : null);
+      if (plan.aggregates().get(i).kind() == AggregateKind.SUM
+          && plan.inputs().get(plan.aggregateInputs().get(i)).type() == ValueType.INT64) {
+        whole.add(i);
+      }
     }
+    this.wholeSums = whole.stream().mapToInt(Integer::intValue).toArray();
+    this.wholeSumNames = whole.stream().map(i -> plan.aggregates().get(i).outputName()).toArray(String[]::new);
   }
 
   public void write(WindowResult r) {
-    for (int i = 0; i < wholeSums.size(); i++) {
-      if (wholeSums.get(i) != null && r.values()[i] instanceof Double d) {
+    Object[] values = r.values();
+    for (int i = 0; i < wholeSums.length; i++) {
+      if (values[wholeSums[i]] instanceof Double d) {
         throw new CliException(ErrorCode.TYPE_MISMATCH,
-            Aggregates.sumOverflow(wholeSums.get(i), r.key(), r.start(), r.end(), d));
+            Aggregates.sumOverflow(wholeSumNames[i], r.key(), r.start(), r.end(), d));
       }
     }
     if (having != null && !having.accepts(havingRow(r))) {
@@ -115,13 +124,12 @@ public final class ResultWriter {
     }
     rows++;
     try {
-      for (int i = 0; i < outputs.size(); i++) {
-        OutputColumn c = outputs.get(i);
+      for (int i = 0; i < prefixes.length; i++) {
         put(prefixes[i]);
-        switch (c.kind()) {
+        switch (kinds[i]) {
           case KEY:
-            Object key = r.key().get(c.index());
-            value(doubleKeys[c.index()] && key instanceof Long l ? (Object) l.doubleValue() : key);
+            Object key = r.key().get(indexes[i]);
+            value(doubleKeys[indexes[i]] && key instanceof Long l ? (Object) l.doubleValue() : key);
             break;
           case WINDOW_START:
             put(startJson);
@@ -130,10 +138,10 @@ public final class ResultWriter {
             put(endJson);
             break;
           default:
-            value(r.values()[c.index()]);
+            value(values[indexes[i]]);
         }
       }
-      if (outputs.isEmpty()) {
+      if (prefixes.length == 0) {
         put((byte) '{');
       }
       put((byte) '}');
@@ -223,13 +231,23 @@ public final class ResultWriter {
       buf[used++] = '-';
       v = -v;
     }
-    int n = 1;
-    for (long rest = v / 10; rest != 0; rest /= 10) {
+    if (v < 10) { // most counts
+      buf[used++] = (byte) ('0' + v);
+      return;
+    }
+    int n = 2;
+    for (long bound = 100; n < 19 && v >= bound; bound *= 10) {
       n++;
     }
-    for (int i = used + n - 1; i >= used; i--) {
-      buf[i] = (byte) ('0' + v % 10);
-      v /= 10;
+    // from the last digit back, two a division
+    int i = used + n;
+    for (; v >= 10; v /= 100) {
+      int two = (int) (v % 100);
+      buf[--i] = (byte) ('0' + two % 10);
+      buf[--i] = (byte) ('0' + two / 10);
+    }
+    if (i > used) {
+      buf[--i] = (byte) ('0' + v);
     }
     used += n;
   }
