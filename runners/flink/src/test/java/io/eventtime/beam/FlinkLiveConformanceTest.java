@@ -183,7 +183,7 @@ class FlinkLiveConformanceTest {
             .isEmpty();
       }
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 

@@ -113,7 +113,7 @@ class FlinkLiveEqualsReplayTest {
         assertThat(RowFiles.read(out, List.of("read-rejected")).get("read-rejected")).isEmpty();
       }
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 }

@@ -124,7 +124,7 @@ class FlinkLiveIdleTimeoutTest {
       assertThat(RowFiles.conflicts(idle, FOLDERS)).isEmpty();
       assertThat(RowFiles.conflicts(noTimeout, FOLDERS)).isEmpty();
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 

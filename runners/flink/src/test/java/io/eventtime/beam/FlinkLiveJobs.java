@@ -128,6 +128,24 @@ final class FlinkLiveJobs {
     return Long.parseLong(checkpoint.getFileName().toString().substring("chk-".length()));
   }
 
+  /**
+   * Cancels {@code job} and waits (bounded) until Flink has stopped it: {@link PipelineResult#cancel}
+   * returns once Flink has taken the request, and the job may then still write a checkpoint into
+   * the test's folder while JUnit removes it. The embedded cluster shuts down once its job has
+   * stopped; asked for the job's state then, it says it is not running.
+   */
+  static void stop(PipelineResult job) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+    try {
+      job.cancel();
+      while (!job.getState().isTerminal() && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+    } catch (IllegalStateException clusterShutDown) {
+      // the job stopped, and its cluster with it
+    }
+  }
+
   /** Waits (bounded) until {@code done}, failing with {@code what} and the job's state. */
   static void await(String what, BooleanSupplier done, PipelineResult job) throws InterruptedException {
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;

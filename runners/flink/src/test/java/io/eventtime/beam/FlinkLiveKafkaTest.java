@@ -118,7 +118,7 @@ class FlinkLiveKafkaTest {
             .containsExactlyInAnyOrderElementsOf(expected.get(folder));
       }
     } finally {
-      result.cancel();
+      FlinkLiveJobs.stop(result);
     }
   }
 

@@ -94,7 +94,7 @@ class FlinkLivePartitionsTest {
         assertThat(RowFiles.read(out, List.of("read-rejected")).get("read-rejected")).isEmpty();
       }
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 

@@ -118,7 +118,7 @@ class FlinkLiveSoakTest {
         assertThat(RowFiles.read(out, List.of("read-rejected")).get("read-rejected")).isEmpty();
       }
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 

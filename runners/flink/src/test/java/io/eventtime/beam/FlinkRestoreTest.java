@@ -81,7 +81,7 @@ class FlinkRestoreTest {
       assertThat(Files.exists(marker)).as("the planned failure happened").isTrue();
       assertThat(job.getState()).isEqualTo(PipelineResult.State.RUNNING);
     } finally {
-      job.cancel();
+      FlinkLiveJobs.stop(job);
     }
   }
 
