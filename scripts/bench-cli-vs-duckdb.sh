@@ -10,8 +10,9 @@
 # outputs), MVN_FLAGS (e.g. -o), EVENTTIME_JAVA_OPTS (the eventtime JVM's options, after the launcher's defaults
 # for the local runner, cli/src/main/launcher/local-jvm-options, as ./eventtime gives them), RSS_HEAP (default
 # -Xmx100m: one more eventtime run of the seed recipe with that heap, for its peak resident memory),
-# EVENTTIME_BEFORE (another checkout, built with `mvn -pl cli -am test-compile`: its command runs as a third
-# side, "before", beside this one in every run: the before/after of a change, measured in the same run),
+# EVENTTIME_BEFORE (another checkout, built with `mvn -pl cli -am package -DskipTests`: its command runs as a
+# third side, "before", beside this one in every run, the before/after of a change measured in the same run; from
+# its jars with a class-data archive when its launcher makes one, else from its classes, as its launcher ran it),
 # SPARK_SQL=1 (the second peer: Spark SQL in batch, local[2], benchmarks/spark's SparkSqlWindows, in the
 # tumble-event recipe only, as a third side; the three sides take turns at going first. Batch Spark SQL has
 # no watermark and counts the late rows too, so its rows are not compared with the others': the script
@@ -34,8 +35,21 @@ file="$dir/events-$bytes.ndjson"
 echo "building core and cli (test classes: the generator and the DuckDB harness)..." >&2
 . "$root/scripts/lib/cli-bench.sh"
 build_cli_bench "$root" "$dir"
+current_class_data=(${class_data_options[@]+"${class_data_options[@]}"})
 before="${EVENTTIME_BEFORE:-}"
-[[ -z "$before" ]] || before_cp="$before/cli/target/classes:$before/core/target/classes:$(cat "$before/cli/target/classpath.txt")"
+before_class_data=()
+if [[ -n "$before" ]]; then
+  if grep -q '^prepare_class_data()' "$before/cli/src/main/launcher/local-jvm-options.sh" 2>/dev/null; then
+    # its launcher starts the command from its jars and a class-data archive: so does its side here
+    before_cp="$(command_jars "$before"):$(cat "$before/cli/target/classpath.txt")"
+    # shellcheck disable=SC2086
+    prepare_class_data java "$before_cp" "$dir/before" ${local_jvm_options[@]+"${local_jvm_options[@]}"} \
+      ${EVENTTIME_JAVA_OPTS:-}
+    before_class_data=(${class_data_options[@]+"${class_data_options[@]}"})
+  else
+    before_cp="$before/cli/target/classes:$before/core/target/classes:$(cat "$before/cli/target/classpath.txt")"
+  fi
+fi
 spark_sql="${SPARK_SQL:-}"
 if [[ -n "$spark_sql" ]]; then
   echo "building benchmarks/spark (SparkSqlWindows)..." >&2
@@ -84,12 +98,13 @@ measure() { # recipe side run stdout rows command...: one timed run, a line in t
 eventtime() { # window policy out [java options]: this checkout's command (and the one before, if given)
   local window="$1" policy="$2" out="$3"; shift 3
   # shellcheck disable=SC2086
-  measure "$window-$policy" eventtime "$run" "$out" "$out" java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
+  measure "$window-$policy" eventtime "$run" "$out" "$out" java ${local_jvm_options[@]+"${local_jvm_options[@]}"} \
+    ${current_class_data[@]+"${current_class_data[@]}"} ${EVENTTIME_JAVA_OPTS:-} "$@" -cp "$cp" io.eventtime.cli.Main \
     --from "$file" --table events --watermark-delay '5 MINUTE' --late-policy "$policy" "$(query "$window")"
   if [[ -n "$before" && "$run" != heap ]]; then
     # shellcheck disable=SC2086
     measure "$window-$policy" before "$run" "$dir/before.ndjson" "$dir/before.ndjson" java ${local_jvm_options[@]+"${local_jvm_options[@]}"} \
-      ${EVENTTIME_JAVA_OPTS:-} "$@" \
+      ${before_class_data[@]+"${before_class_data[@]}"} ${EVENTTIME_JAVA_OPTS:-} "$@" \
       -cp "$before_cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' \
       --late-policy "$policy" "$(query "$window")"
     cmp -s "$out" "$dir/before.ndjson" || {

@@ -38,10 +38,10 @@ sql="SELECT merchant, TUMBLE(event_time, INTERVAL 1 MINUTE) AS w, count(*) AS n,
 side() { # name run: one timed run of that side, a line in results.tsv
   local name="$1" run="$2"
   case "$name" in
-    file) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' "$sql" ;;
-    kafka1) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/one" --until available --table events \
+    file) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${class_data_options[@]+"${class_data_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "$file" --table events --watermark-delay '5 MINUTE' "$sql" ;;
+    kafka1) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${class_data_options[@]+"${class_data_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/one" --until available --table events \
       --watermark-delay '5 MINUTE' "$sql" ;;
-    kafka3) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/three" --until available --table events \
+    kafka3) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${class_data_options[@]+"${class_data_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$cp" io.eventtime.cli.Main --from "kafka://$servers/three" --until available --table events \
       --watermark-delay '5 MINUTE' "$sql" ;;
     consumer) set -- java ${local_jvm_options[@]+"${local_jvm_options[@]}"} ${EVENTTIME_JAVA_OPTS:-} -cp "$test_cp" io.eventtime.cli.bench.KafkaTopics consume "$servers" one ;;
   esac

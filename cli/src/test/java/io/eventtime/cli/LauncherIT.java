@@ -3,9 +3,11 @@ package io.eventtime.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -117,6 +119,58 @@ class LauncherIT {
         "file://events.ndjson", SeedPage.TUMBLE.sql());
     assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
     assertThat(run.err()).contains("[info][gc] Using ").doesNotContain("Using Parallel");
+  }
+
+  /**
+   * The local runner starts from the class-data archive the launcher made in cli/target (its
+   * classes are read from the archive, not from the jars), with the same rows; and starts without
+   * one when told to, or when the user's options set class-data sharing themselves.
+   */
+  @Test
+  void localRunnerStartsFromTheClassDataArchive() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:class+load=info:stderr"), "--from", "file://events.ndjson",
+        SeedPage.TUMBLE.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+    assertThat(run.err().lines()).anyMatch(line -> line.contains(" io.eventtime.cli.Main source: shared objects file (top)"));
+    assertThat(archives()).isNotEmpty();
+
+    for (Map<String, String> without : List.of(Map.of("EVENTTIME_NO_CLASS_DATA", "1", "EVENTTIME_JAVA_OPTS",
+        "-Xlog:class+load=info:stderr"), Map.of("EVENTTIME_JAVA_OPTS", "-Xshare:off -Xlog:class+load=info:stderr"))) {
+      run = eventtime(without, "--from", "file://events.ndjson", SeedPage.TUMBLE.sql());
+      assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+      assertThat(run.err().lines()).as(without.toString()).anyMatch(line -> line.contains(" io.eventtime.cli.Main source: file:"))
+          .noneMatch(line -> line.contains("source: shared objects file (top)"));
+    }
+  }
+
+  /** An archive older than a jar (the command was built again) is made again before the run. */
+  @Test
+  void staleClassDataArchiveIsMadeAgain() throws Exception {
+    Cli.write(dir, "events.ndjson", SeedPage.EVENTS);
+    assertThat(eventtime("--from", "file://events.ndjson", SeedPage.TUMBLE.sql()).out())
+        .containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+    FileTime old = FileTime.fromMillis(1_000_000_000_000L);
+    for (Path archive : archives()) {
+      Files.setLastModifiedTime(archive, old);
+    }
+    Run run = eventtime(Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:class+load=info:stderr"), "--from", "file://events.ndjson",
+        SeedPage.TUMBLE.sql());
+    assertThat(run.out()).as(run.err()).containsExactlyElementsOf(SeedPage.TUMBLE.lines());
+    assertThat(run.err().lines()).anyMatch(line -> line.contains(" io.eventtime.cli.Main source: shared objects file (top)"));
+    assertThat(archives()).anyMatch(archive -> {
+      try {
+        return Files.getLastModifiedTime(archive).compareTo(old) > 0;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  private static List<Path> archives() throws IOException {
+    try (Stream<Path> files = Files.list(LAUNCHER.getParent().resolve("cli/target"))) {
+      return files.filter(f -> f.getFileName().toString().matches("eventtime-local-\\d+\\.jsa")).toList();
+    }
   }
 
   @Test

@@ -24,6 +24,9 @@ class DistributionIT {
     ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
     // options the JVM reads from the environment would decide the collector
     pb.environment().keySet().removeAll(List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"));
+    // the launcher's class-data archive goes to the user's cache: here, the test's folder
+    pb.environment().put("XDG_CACHE_HOME", cwd.resolve("cache").toString());
+    pb.environment().remove("EVENTTIME_NO_CLASS_DATA");
     pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -62,6 +65,14 @@ class DistributionIT {
         "{\"merchant\":\"globex\",\"w\":\"2026-07-18 10:02:00\",\"n\":1,\"total\":7}",
         "{\"stats\":{\"rows_in\":5,\"rows_out\":4,\"late_dropped\":0,\"windows_closed\":3,\"rows_folded\":5,"
             + "\"rows_rejected\":0}}");
+    // stdout and stderr together held the rows only: the class-data archive was made quietly, in the cache
+    try (var archives = Files.list(dir.resolve("cache/eventtime"))) {
+      assertThat(archives.map(a -> a.getFileName().toString()).toList()).singleElement().asString()
+          .matches("eventtime-local-\\d+\\.jsa");
+    }
+    assertThat(run(dir, Map.of("EVENTTIME_JAVA_OPTS", "-Xlog:class+load=info:stderr"), home.resolve("bin/eventtime").toString(),
+        "--from", "file://events.ndjson", sql).lines())
+        .anyMatch(line -> line.contains(" io.eventtime.cli.Main source: shared objects file (top)"));
     // the JVM options of conf/local-jvm-options: the Parallel collector, unless the user names another
     assertThat(home.resolve("conf/local-jvm-options")).isRegularFile();
     assertThat(home.resolve("conf/local-jvm-options.sh")).isRegularFile();
