@@ -6,6 +6,7 @@ import io.eventtime.core.follow.FollowedFile;
 import io.eventtime.core.follow.FollowedFiles;
 import io.eventtime.core.ndjson.TextEncoding;
 import java.io.Closeable;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
@@ -307,7 +308,9 @@ public final class LineSource implements LineFeed, Closeable {
     file = f;
     source = f.displayName();
     try {
-      in = Files.newInputStream(f.file());
+      // not Files.newInputStream: its channel reads into a buffer of its own and copies from there,
+      // which made reading a large file about half again as costly (docs/benchmarks.md, goal 1)
+      in = new FileInputStream(f.file().toFile());
     } catch (IOException e) {
       throw new CliException(ErrorCode.UNREADABLE_SOURCE, "cannot read " + f + ": " + e.getMessage(), e);
     }
