@@ -68,7 +68,8 @@ prepare_class_data() {
 make_class_data_archive() {
   local java="$1" classpath="$2" archive="$3"
   shift 3
-  mkdir -p "$(dirname "$archive")" 2>/dev/null || return 1
+  # a folder it cannot write is not tried: no archive could be kept there, nor the mark of a failure
+  mkdir -p "$(dirname "$archive")" 2>/dev/null && [[ -w "$(dirname "$archive")" ]] || return 1
   local work
   work="$(mktemp -d "${TMPDIR:-/tmp}/eventtime-class-data.XXXXXX" 2>/dev/null)" || return 1
   local partial="$archive.$$.partial" made=1

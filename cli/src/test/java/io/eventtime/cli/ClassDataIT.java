@@ -46,10 +46,14 @@ class ClassDataIT {
 
   /** Runs prepare_class_data with {@code java} in a bash and returns the options it set, one a line. */
   private List<String> prepare(String java, Map<String, String> env) throws Exception {
+    return prepare(java, env, dir.resolve("archives"));
+  }
+
+  private List<String> prepare(String java, Map<String, String> env, Path archives) throws Exception {
     String script = ". \"$1\"; prepare_class_data \"$2\" \"$3\" \"$4\"; "
         + "for o in ${class_data_options[@]+\"${class_data_options[@]}\"}; do printf '%s\\n' \"$o\"; done";
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", script, "bash", SCRIPT.toString(), java, classpath(),
-        dir.resolve("archives").toString()).directory(dir.toFile());
+        archives.toString()).directory(dir.toFile());
     pb.environment().keySet().removeAll(List.of("EVENTTIME_JAVA_OPTS", "JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS",
         "_JAVA_OPTIONS", "EVENTTIME_NO_CLASS_DATA"));
     pb.environment().putAll(env);
@@ -104,6 +108,20 @@ class ClassDataIT {
     Files.setLastModifiedTime(failing, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
     assertThat(prepare(failing.toString(), Map.of())).isEmpty();
     assertThat(Files.readAllLines(tries)).hasSize(2);
+  }
+
+  /**
+   * A folder it cannot make (here under a file; one it cannot write is refused the same way, which
+   * the tests, run as root, cannot set up): no archive, and no run of the command to make one.
+   */
+  @Test
+  void aFolderItCannotMakeIsNotTried() throws Exception {
+    Path tries = dir.resolve("tries");
+    Path counting = executable("java", "#!/usr/bin/env bash", "echo try >>\"" + tries + "\"", "exec java \"$@\"");
+    Files.writeString(dir.resolve("blocker"), "a file where the folder would go");
+    assertThat(prepare(counting.toString(), Map.of(), dir.resolve("blocker/archives"))).isEmpty();
+    assertThat(prepare(counting.toString(), Map.of(), dir.resolve("blocker/archives"))).isEmpty();
+    assertThat(tries).doesNotExist();
   }
 
   /** A training run that leaves a torn archive: the check that starts a JVM from it fails, and it is not kept. */
