@@ -7,7 +7,8 @@
 # broker and produces the topics, then runs each side in turn (the order rotates every run) and
 # prints medians of wall and CPU time (user + system, all threads) and the ratios to the file.
 # Every side runs with the launcher's JVM options for the local runner (cli/src/main/launcher/local-jvm-options),
-# then EVENTTIME_JAVA_OPTS, as ./eventtime runs the command.
+# then EVENTTIME_JAVA_OPTS, as ./eventtime runs the command; the command's sides from its jars and their
+# class-data archive (made in BENCH_DIR), as the launcher starts it.
 #   scripts/bench-kafka-vs-file.sh [bytes (default 68000000, about 1M rows)] [runs (default 3)]
 # MVN_FLAGS adds Maven flags (e.g. -o); BENCH_DIR where the file and logs go.
 set -euo pipefail
