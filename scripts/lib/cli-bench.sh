@@ -22,7 +22,8 @@ build_cli_bench() {
 command_jars() {
   local root="$1" module jar jars=""
   for module in cli core; do
-    jar="$(ls "$root/$module"/target/eventtime-*.jar 2>/dev/null | grep -v -e '-sources' -e '-tests' -e '-javadoc' | head -n 1)"
+    jar="$(ls "$root/$module"/target/eventtime-*.jar 2>/dev/null | grep -v -e '-sources' -e '-tests' -e '-javadoc' \
+      | head -n 1 || true)"
     [[ -n "$jar" ]] || { echo "no $module jar in $root: build it with mvn -pl cli -am package -DskipTests" >&2; return 1; }
     jars+="${jars:+:}$jar"
   done
