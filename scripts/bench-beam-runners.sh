@@ -12,7 +12,9 @@
 #   scripts/bench-beam-runners.sh [events] [runs] [session events]     (default: 1000000 3 200000)
 # RUNNERS picks runners (default: "direct flink spark"); MVN_FLAGS adds Maven flags (e.g. -o);
 # JOB_JAVA_OPTS adds JVM options to the runs (e.g. a JFR recording); PIPELINE_ARGS adds pipeline
-# options to both sides (e.g. RUNNERS=spark PIPELINE_ARGS=--storageLevel=MEMORY_ONLY_SER). Run it under
+# options to both sides (e.g. RUNNERS=spark PIPELINE_ARGS=--storageLevel=MEMORY_ONLY_SER); SIDES picks the
+# sides (default "eventtime:window beam:- eventtime:event"; beam-stored:- is plain Beam with its rows
+# stored once, the floor of a pipeline that looks at its rows twice on Spark). Run it under
 # `nice -n 19` on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,10 +56,11 @@ for runner in $RUNNERS; do
   for window in $(windows "$runner"); do
     events=$EVENTS
     [ "$window" = session ] && events=$SESSION_EVENTS
-    sides=(eventtime:window beam:- eventtime:event)
+    # shellcheck disable=SC2206
+    sides=(${SIDES:-eventtime:window beam:- eventtime:event})
     for run in $(seq 1 "$RUNS"); do
-      for i in 0 1 2; do
-        side=${sides[$(((i + run - 1) % 3))]}
+      for ((i = 0; i < ${#sides[@]}; i++)); do
+        side=${sides[$(((i + run - 1) % ${#sides[@]}))]}
         name="$runner-$window-${side/:/-}-$run"
         # shellcheck disable=SC2086
         if ! java -Xmx3g $opens ${JOB_JAVA_OPTS:-} -cp "$CP" io.eventtime.benchmarks.RunnerBenchmark \
