@@ -21,6 +21,9 @@ import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -41,6 +44,7 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
+import org.joda.time.Instant;
 
 /**
  * Issue 13, goals 2 and 3: one measured run, in a JVM of its own, of one side over the same
@@ -61,7 +65,9 @@ import org.joda.time.Duration;
  * checked as plain Beam is. The Spark runner stores every output of such a step, so on Spark this is
  * plain Beam plus its rows stored once (in Beam's row encoding): what looking at its rows twice, as
  * {@link EventTimeWindow} must (the watermark index first, then the folding), costs a plain Beam
- * pipeline there. A run that fails its check prints no numbers.
+ * pipeline there. And {@code beam-stored-fields}: the same with only what the windows need of each
+ * row stored, (key, (amount, event time)) in Beam's plainest coders. A run that fails its check
+ * prints no numbers.
  *
  * <p>The rows are built before the run (the generator source of {@link DirectRunnerPipelines}:
  * {@code Create} of 16 slice numbers and a ParDo handing on each slice's prebuilt rows); measured
@@ -79,6 +85,7 @@ public final class RunnerBenchmark {
   static final String HEADER =
       "runner\tside\twindow\tpolicy\tevents\tcpu_s\twall_s\tevents_per_cpu_s\tcores\twindow_rows\tlate_rows";
   private static final List<String> RUNNERS = List.of("direct", "flink", "spark");
+  private static final List<String> SIDES = List.of("eventtime", "beam", "beam-stored", "beam-stored-fields");
 
   private RunnerBenchmark() {}
 
@@ -93,8 +100,8 @@ public final class RunnerBenchmark {
   }
 
   private static void run(String[] args) throws IOException {
-    if (args.length < 6 || !RUNNERS.contains(args[0]) || !List.of("eventtime", "beam", "beam-stored").contains(args[1])) {
-      System.err.println("usage: RunnerBenchmark direct|flink|spark eventtime|beam|beam-stored tumbling|hopping|session "
+    if (args.length < 6 || !RUNNERS.contains(args[0]) || !SIDES.contains(args[1])) {
+      System.err.println("usage: RunnerBenchmark direct|flink|spark " + String.join("|", SIDES) + " tumbling|hopping|session "
           + "window|event|- <events> <results.tsv> [pipeline options...]");
       System.exit(2);
     }
@@ -112,7 +119,7 @@ public final class RunnerBenchmark {
       DirectRunnerPipelines.events(p, "slices", count)
           .apply("Window", EventTimeWindow.of(query).withTimeField("event_time"));
     } else {
-      addPlainBeam(p, window, count, side.equals("beam-stored"));
+      addPlainBeam(p, window, count, side);
     }
 
     com.sun.management.OperatingSystemMXBean os =
@@ -175,13 +182,14 @@ public final class RunnerBenchmark {
     }
   }
 
-  private static void addPlainBeam(Pipeline p, String window, int count, boolean stored) {
+  private static void addPlainBeam(Pipeline p, String window, int count, String side) {
     PCollection<Row> events = DirectRunnerPipelines.events(p, "slices", count);
-    if (stored) {
-      PCollectionTuple both = events.apply("TwoOutputs",
-          ParDo.of(new PassFn()).withOutputTags(PASSED, TupleTagList.of(NOTHING)));
-      both.get(NOTHING).setRowSchema(Events.SCHEMA);
-      events = both.get(PASSED).setRowSchema(Events.SCHEMA);
+    if (side.equals("beam-stored-fields")) {
+      addPlainBeamOverStoredFields(events, window);
+      return;
+    }
+    if (side.equals("beam-stored")) {
+      events = storedOnce(events).setRowSchema(Events.SCHEMA);
     }
     events
         .apply("EventTimestamps", WithTimestamps.of((Row r) -> r.getDateTime("event_time").toInstant()))
@@ -191,6 +199,36 @@ public final class RunnerBenchmark {
         .apply("CountAndSum", Combine.perKey(new CountSumFn()))
         .apply("WindowRows", ParDo.of(new WindowRowFn()))
         .setRowSchema(DirectRunnerPipelines.WINDOW_ROW);
+  }
+
+  /**
+   * Plain Beam that keeps of each row only what its windows need, (key, (amount, event time)) in
+   * Beam's plainest coders, and stores that once: the least a pipeline that looks twice stores.
+   */
+  private static void addPlainBeamOverStoredFields(PCollection<Row> events, String window) {
+    PCollection<KV<String, KV<Long, Long>>> fields = events
+        .apply("Fields", MapElements
+            .into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs())))
+            .via((Row r) -> KV.of(r.getString("key"), KV.of(r.getInt64("amount"), r.getDateTime("event_time").getMillis()))));
+    KvCoder<String, KV<Long, Long>> coder = KvCoder.of(StringUtf8Coder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of()));
+    storedOnce(fields.setCoder(coder)).setCoder(coder)
+        .apply("EventTimestamps", WithTimestamps.of((KV<String, KV<Long, Long>> e) -> new Instant(e.getValue().getValue())))
+        .apply("Windows", Window.<KV<String, KV<Long, Long>>>into(windowFn(window)))
+        .apply("KeyAmount", MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+            .via((KV<String, KV<Long, Long>> e) -> KV.of(e.getKey(), e.getValue().getKey())))
+        .apply("CountAndSum", Combine.perKey(new CountSumFn()))
+        .apply("WindowRows", ParDo.of(new WindowRowFn()))
+        .setRowSchema(DirectRunnerPipelines.WINDOW_ROW);
+  }
+
+  /** {@code in} through a step with two outputs (the second empty), which the Spark runner stores. */
+  private static <T> PCollection<T> storedOnce(PCollection<T> in) {
+    TupleTag<T> passed = new TupleTag<>("passed");
+    TupleTag<T> nothing = new TupleTag<>("nothing");
+    PCollectionTuple both = in.apply("TwoOutputs",
+        ParDo.of(new PassFn<T>()).withOutputTags(passed, TupleTagList.of(nothing)));
+    both.get(nothing).setCoder(in.getCoder());
+    return both.get(passed);
   }
 
   /** The core processor's stats over the same events in arrival order: what the transform owes. */
@@ -263,14 +301,11 @@ public final class RunnerBenchmark {
     return sessions;
   }
 
-  private static final TupleTag<Row> PASSED = new TupleTag<>("passed") {};
-  private static final TupleTag<Row> NOTHING = new TupleTag<>("nothing") {};
-
-  /** Hands each row on unchanged; its second output stays empty. */
-  private static final class PassFn extends DoFn<Row, Row> {
+  /** Hands each element on unchanged; its second output stays empty. */
+  private static final class PassFn<T> extends DoFn<T, T> {
     @ProcessElement
-    public void process(@Element Row row, OutputReceiver<Row> out) {
-      out.output(row);
+    public void process(@Element T element, OutputReceiver<T> out) {
+      out.output(element);
     }
   }
 

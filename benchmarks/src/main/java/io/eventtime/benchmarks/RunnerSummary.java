@@ -27,6 +27,8 @@ public final class RunnerSummary {
         return "plain Beam";
       case "beam-stored":
         return "plain Beam, rows stored once";
+      case "beam-stored-fields":
+        return "plain Beam, key, amount and time stored once";
       default:
         return "EventTimeWindow";
     }
