@@ -14,8 +14,8 @@
 # JOB_JAVA_OPTS adds JVM options to the runs (e.g. a JFR recording); PIPELINE_ARGS adds pipeline
 # options to both sides (e.g. RUNNERS=spark PIPELINE_ARGS=--storageLevel=MEMORY_ONLY_SER); SIDES picks the
 # sides (default "eventtime:window beam:- eventtime:event"; beam-stored:- is plain Beam with its rows
-# stored once, beam-stored-fields:- the same storing only key, amount and time: what a pipeline that
-# looks at its rows twice pays on Spark). Run it under
+# stored once, beam-stored-fields:- the same storing only key, amount and time, an element per row:
+# what looking at its rows twice costs a plain Beam pipeline on Spark). Run it under
 # `nice -n 19` on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -203,7 +203,7 @@ public final class RunnerBenchmark {
 
   /**
    * Plain Beam that keeps of each row only what its windows need, (key, (amount, event time)) in
-   * Beam's plainest coders, and stores that once: the least a pipeline that looks twice stores.
+   * Beam's plainest coders, and stores that once, an element per row.
    */
   private static void addPlainBeamOverStoredFields(PCollection<Row> events, String window) {
     PCollection<KV<String, KV<Long, Long>>> fields = events
