@@ -293,9 +293,11 @@ class WindowBehaviourTest {
     LocalRun.Started run = new LocalRun(new PipelineBuilder("idle-partition").injector("in", in).transform("window", w)
         .dummy("out").hop("in", "window").hop("window", "out").build()).inject("in", in, List.of()).start("out");
     run.put(0L, T0 + 100L).put(0L, T0 + 1_500L);
+    // partition 0 goes quiet too, a few milliseconds after partition 1, and then closes the second window: the
+    // same tick of the idle watch may emit both, so the first window is awaited, not a moment with it alone
     run.await("the window closed once partition 1 was idle", Duration.ofSeconds(20),
-        () -> run.result().rows("out").size() == 1);
-    assertThat(Rows.text(run.result().rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:00:01|1");
+        () -> !run.result().rows("out").isEmpty());
+    assertThat(Rows.text(run.result().rows("out"))).startsWith("2026-03-01 00:00:00|2026-03-01 00:00:01|1");
     LocalRun.Result r = run.finish();
     assertThat(Rows.text(r.rows("out"))).containsExactly("2026-03-01 00:00:00|2026-03-01 00:00:01|1",
         "2026-03-01 00:00:01|2026-03-01 00:00:02|1");
